@@ -1,0 +1,158 @@
+# tmascope build. `make` builds what this machine can build; `make demo` and
+# `make test` first install missing Debian -dev packages (scripts/install-deps.sh).
+#
+# Data flow, as the folders show it:  description -> sim -> trace <- hw ;  trace -> viz
+#   sim/        pure C11 model library (no CUDA, SDL2, cairo) + the tmasim command (sim/cli)
+#   hw/         tmahw: TMA kernels + CUPTI on a real H100 (nvcc)
+#   viz/        view models (pure) + cairo drawing + the SDL2 viewer (viz/app)
+#   tests/      Criterion suites (test_*.c) and benchmarks (bench_*.c)
+# Builds go to build/rel (optimised) and build/san (ASan + UBSan, used by `make test`).
+
+BUILD      ?= build
+CC         ?= cc
+NVCC       ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+
+TEST_DEPS  := criterion cairo yaml-0.1 jansson
+DEMO_DEPS  := cairo yaml-0.1 jansson
+VIEW_DEPS  := sdl2 cairo
+
+have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
+HAVE_CAIRO := $(call have,cairo)
+HAVE_YAML  := $(call have,yaml-0.1)
+HAVE_JSON  := $(call have,jansson)
+HAVE_SDL   := $(call have,sdl2)
+HAVE_CRIT  := $(call have,criterion)
+
+WARN       := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -D_POSIX_C_SOURCE=200809L
+CFLAGS_rel := $(WARN) -O2 -g -march=x86-64-v2
+CFLAGS_san := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDFLAGS_rel :=
+LDFLAGS_san := -fsanitize=address,undefined
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(1) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(1) 2>/dev/null)
+
+# sim/*_yaml.c and sim/*_json.c parse files with libyaml / jansson: they form
+# libtmadesc so that libtmasim itself depends on nothing but libc (hw/ links it on
+# the GPU machine, which has neither library).
+SIM_EXT_SRC  := $(wildcard sim/*_yaml.c sim/*_json.c)
+SIM_CORE_SRC := $(filter-out $(SIM_EXT_SRC),$(wildcard sim/*.c))
+SIM_DESC_SRC := $(SIM_EXT_SRC)
+CLI_SRC      := $(wildcard sim/cli/*.c)
+VIZ_PURE_SRC := $(wildcard viz/view_*.c)
+VIZ_DRAW_SRC := $(wildcard viz/draw_*.c)
+VIEW_APP_SRC := $(wildcard viz/app/*.c)
+TEST_SRC     := $(wildcard tests/test_*.c)
+BENCH_SRC    := $(wildcard tests/bench_*.c)
+HW_CU_SRC    := $(wildcard hw/*.cu)
+HW_C_SRC     := $(wildcard hw/*.c)
+
+INC := -Isim -Iviz
+
+# ---------------------------------------------------------------- per flavour rules
+define flavour
+B_$(1) := $(BUILD)/$(1)
+
+$(BUILD)/$(1)/obj/sim/%.o: sim/%.c $(wildcard sim/*.h) | $(BUILD)/$(1)/obj/sim/cli
+	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
+$(BUILD)/$(1)/obj/viz/%.o: viz/%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz/app
+	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo sdl2) -c $$< -o $$@
+$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h) | $(BUILD)/$(1)/obj/tests
+	$$(CC) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
+	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
+	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
+
+$(BUILD)/$(1)/obj/sim/cli $(BUILD)/$(1)/obj/viz/app $(BUILD)/$(1)/obj/tests $(BUILD)/$(1)/tests:
+	mkdir -p $$@
+
+$(BUILD)/$(1)/libtmasim.a: $(SIM_CORE_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
+	rm -f $$@ && ar rcs $$@ $$^
+$(BUILD)/$(1)/libtmadesc.a: $(SIM_DESC_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
+	rm -f $$@ && ar rcs $$@ $$^
+$(BUILD)/$(1)/libtmaviz.a: $(VIZ_PURE_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(VIZ_DRAW_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
+	rm -f $$@ && ar rcs $$@ $$^
+
+LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
+
+$(BUILD)/$(1)/tmasim: $(CLI_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
+	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo yaml-0.1 jansson) -lm
+$(BUILD)/$(1)/tmaview: $(VIEW_APP_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
+	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo yaml-0.1 jansson) -lm
+$(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(LIBS_$(1)) | $(BUILD)/$(1)/tests
+	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo yaml-0.1 jansson) -lm
+endef
+$(eval $(call flavour,rel))
+$(eval $(call flavour,san))
+
+# ---------------------------------------------------------------- what `make` builds
+ALL := $(BUILD)/rel/libtmasim.a
+ifeq ($(HAVE_CAIRO)$(HAVE_YAML)$(HAVE_JSON),yesyesyes)
+ALL += $(BUILD)/rel/tmasim
+endif
+ifeq ($(HAVE_SDL)$(HAVE_CAIRO),yesyes)
+ifneq ($(VIEW_APP_SRC),)
+ALL += $(BUILD)/rel/tmaview
+endif
+endif
+ifneq ($(NVCC),)
+ifneq ($(HW_CU_SRC),)
+ALL += $(BUILD)/rel/tmahw
+endif
+endif
+
+.PHONY: all deps deps-demo test test-run validate bench demo hw clean
+.DEFAULT_GOAL := all
+all: $(ALL)
+
+deps:
+	@scripts/install-deps.sh $(TEST_DEPS) $(VIEW_DEPS) bin:xvfb-run
+deps-demo:
+	@scripts/install-deps.sh $(DEMO_DEPS)
+
+# ---------------------------------------------------------------- hw (nvcc, no SDL2/cairo)
+NVFLAGS := -std=c++17 -O2 -g -gencode=arch=compute_90a,code=sm_90a -Xcompiler -Wall,-Wextra,-Werror \
+           -Isim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
+HW_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/extras/CUPTI/lib64 \
+           -lcuda -lcupti -lnvperf_host -lnvperf_target -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
+$(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+$(BUILD)/rel/obj/hw/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_rel) -Isim -Ihw -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Ihw/cinclude -c $< -o $@
+$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_C_SRC:%.c=$(BUILD)/rel/obj/%.o) $(BUILD)/rel/libtmasim.a
+	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS)
+hw: $(BUILD)/rel/tmahw
+
+# ---------------------------------------------------------------- test, validate, bench, demo
+TESTS_san := $(TEST_SRC:tests/%.c=$(BUILD)/san/tests/%)
+BENCH_rel := $(BENCH_SRC:tests/%.c=$(BUILD)/rel/tests/%)
+
+test:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory -j$(NPROC) test-build
+	@$(MAKE) --no-print-directory test-run
+
+test-build: $(TESTS_san) $(BUILD)/san/tmasim $(BUILD)/rel/tmasim $(filter %tmaview %tmahw,$(ALL))
+
+test-run:
+	@scripts/run-tests.sh $(TESTS_san)
+	@$(MAKE) --no-print-directory validate
+
+validate: $(BUILD)/rel/tmasim
+	$(BUILD)/rel/tmasim replay traces/h100/validation
+
+bench:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BENCH_rel) $(BUILD)/rel/tmasim
+	@for b in $(BENCH_rel); do $$b || exit 1; done
+
+demo:
+	@$(MAKE) --no-print-directory deps-demo
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/rel/tmasim
+	@scripts/demo.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Installs the Debian -dev packages behind the pkg-config modules named on the
+# command line, but only those pkg-config cannot find. Called by the Makefile so
+# that `make demo` and `make test` work on a fresh Debian 12 machine.
+#   scripts/install-deps.sh criterion cairo yaml-0.1 jansson sdl2 [bin:xvfb-run]
+# A name of the form bin:PROG installs the package that provides that program.
+set -eu
+
+pkg_for_module() {
+    case "$1" in
+        criterion) echo libcriterion-dev ;;
+        cairo) echo libcairo2-dev ;;
+        sdl2) echo libsdl2-dev ;;
+        yaml-0.1) echo libyaml-dev ;;
+        jansson) echo libjansson-dev ;;
+        bin:xvfb-run) echo "xvfb xauth" ;;
+        bin:pkg-config) echo pkg-config ;;
+        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo sdl2 yaml-0.1 jansson bin:xvfb-run)" >&2; exit 2 ;;
+    esac
+}
+
+missing=""
+command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+for dep in "$@"; do
+    case "$dep" in
+        bin:*) command -v "${dep#bin:}" >/dev/null 2>&1 && continue ;;
+        *) command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$dep" && continue ;;
+    esac
+    missing="$missing $(pkg_for_module "$dep")"
+done
+
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: missing:$missing, and apt-get is not available; install them by hand" >&2
+    exit 1
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        echo "install-deps: missing:$missing; run as root or install sudo" >&2; exit 1
+    fi
+fi
+echo "install-deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A stale package index makes installs fail on fresh images: refresh it once.
+$SUDO apt-get update -qq >/dev/null || true
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,225 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_format_parse(const char *s, cli_format *out, err_info *e)
+{
+    if (!strcmp(s, "table") || !strcmp(s, "human")) *out = CLI_FORMAT_TABLE;
+    else if (!strcmp(s, "csv")) *out = CLI_FORMAT_CSV;
+    else if (!strcmp(s, "json")) *out = CLI_FORMAT_JSON;
+    else return err_set(e, ERR_BAD_INPUT, "--format", "'%s' is not one of: table csv json", s);
+    return ERR_OK;
+}
+
+static int parse_signed(const char *s, const char *field, int64_t *out, err_info *e)
+{
+    const char *p = s;
+    int neg = 0;
+    if (*p == '-') { neg = 1; p++; }
+    else if (*p == '+') p++;
+    if (!*p || *p == '-' || *p == '+' || *p == ' ')
+        return err_set(e, ERR_BAD_INPUT, field, "'%s' is not a number (decimal or 0x hex)", s);
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? strtoull(p + 2, &end, 16)
+                                                                         : strtoull(p, &end, 10);
+    if ((p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && end == p + 2) || end == p || *end)
+        return err_set(e, ERR_BAD_INPUT, field, "'%s' is not a number (decimal or 0x hex)", s);
+    if (errno == ERANGE || v > (unsigned long long)INT64_MAX + (neg ? 1ull : 0ull))
+        return err_set(e, ERR_BAD_INPUT, field, "'%s' is out of range", s);
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return ERR_OK;
+}
+
+int cli_parse_u64(const char *s, const char *field, uint64_t min, uint64_t max, uint64_t *out, err_info *e)
+{
+    if (s[0] == '-')
+        return err_set(e, ERR_BAD_INPUT, field, "'%s' must not be negative (allowed %" PRIu64 "..%" PRIu64 ")", s, min, max);
+    const char *p = s[0] == '+' ? s + 1 : s;
+    errno = 0;
+    char *end = NULL;
+    int hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    unsigned long long v = hex ? strtoull(p + 2, &end, 16) : strtoull(p, &end, 10);
+    if (!*p || end == p || (hex && end == p + 2) || *end || *p == ' ' || *p == '-' || (hex && (p[2] == '-' || p[2] == '+' || p[2] == ' ')))
+        return err_set(e, ERR_BAD_INPUT, field, "'%s' is not a number (decimal or 0x hex)", s);
+    if (errno == ERANGE || v < min || v > max)
+        return err_set(e, ERR_BAD_INPUT, field, "%s is out of range (allowed %" PRIu64 "..%" PRIu64 ")", s, min, max);
+    *out = v;
+    return ERR_OK;
+}
+
+int cli_parse_i64(const char *s, const char *field, int64_t min, int64_t max, int64_t *out, err_info *e)
+{
+    int64_t v = 0;
+    int rc = parse_signed(s, field, &v, e);
+    if (rc) return rc;
+    if (v < min || v > max)
+        return err_set(e, ERR_BAD_INPUT, field, "%s is out of range (allowed %" PRId64 "..%" PRId64 ")", s, min, max);
+    *out = v;
+    return ERR_OK;
+}
+
+/* Splits a comma list into a scratch copy and hands each item to fn. */
+static int each_item(const char *s, const char *field, unsigned max_count, unsigned *count, err_info *e,
+                     int (*fn)(const char *item, unsigned i, void *ctx), void *ctx)
+{
+    size_t n = strlen(s);
+    if (n == 0)
+        return err_set(e, ERR_BAD_INPUT, field, "empty list (expected comma-separated numbers)");
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return err_set(e, ERR_IO, field, "out of memory");
+    memcpy(buf, s, n + 1);
+    unsigned i = 0;
+    int rc = ERR_OK;
+    char *item = buf;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma) *comma = 0;
+        if (i >= max_count) {
+            rc = err_set(e, ERR_BAD_INPUT, field, "'%s' has more than %u values", s, max_count);
+            break;
+        }
+        rc = fn(item, i, ctx);
+        if (rc) break;
+        i++;
+        if (!comma) break;
+        item = comma + 1;
+    }
+    free(buf);
+    if (!rc) *count = i;
+    return rc;
+}
+
+struct u64_ctx { const char *field; uint64_t min, max; uint64_t *out; err_info *e; };
+static int u64_item(const char *item, unsigned i, void *vctx)
+{
+    struct u64_ctx *c = vctx;
+    char name[96];
+    snprintf(name, sizeof name, "%s[%u]", c->field, i);
+    return cli_parse_u64(item, name, c->min, c->max, &c->out[i], c->e);
+}
+int cli_parse_u64_list(const char *s, const char *field, uint64_t min, uint64_t max,
+                       uint64_t *out, unsigned max_count, unsigned *count, err_info *e)
+{
+    struct u64_ctx c = {field, min, max, out, e};
+    return each_item(s, field, max_count, count, e, u64_item, &c);
+}
+
+struct i64_ctx { const char *field; int64_t min, max; int64_t *out; err_info *e; };
+static int i64_item(const char *item, unsigned i, void *vctx)
+{
+    struct i64_ctx *c = vctx;
+    char name[96];
+    snprintf(name, sizeof name, "%s[%u]", c->field, i);
+    return cli_parse_i64(item, name, c->min, c->max, &c->out[i], c->e);
+}
+int cli_parse_i64_list(const char *s, const char *field, int64_t min, int64_t max,
+                       int64_t *out, unsigned max_count, unsigned *count, err_info *e)
+{
+    struct i64_ctx c = {field, min, max, out, e};
+    return each_item(s, field, max_count, count, e, i64_item, &c);
+}
+
+int cli_report(const char *cmd, const err_info *e)
+{
+    if (e->rule[0])
+        fprintf(stderr, "tmasim %s: %s: %s\n", cmd, e->rule, e->detail);
+    else
+        fprintf(stderr, "tmasim %s: %s\n", cmd, e->detail);
+    return e->code == ERR_FINDING ? EXIT_FINDING : e->code == ERR_OK ? EXIT_OK : EXIT_BAD_INPUT;
+}
+
+int cli_outfile_open(cli_outfile *o, const char *path, err_info *e)
+{
+    memset(o, 0, sizeof *o);
+    if (strlen(path) >= sizeof o->path)
+        return err_set(e, ERR_BAD_INPUT, "output", "path too long");
+    snprintf(o->path, sizeof o->path, "%s", path);
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+    o->fp = fopen(o->tmp, "wb");
+    if (!o->fp)
+        return err_set(e, ERR_IO, "output", "cannot write %s: %s", path, strerror(errno));
+    return ERR_OK;
+}
+
+int cli_outfile_commit(cli_outfile *o, err_info *e)
+{
+    int bad = ferror(o->fp);
+    if (fclose(o->fp) != 0) bad = 1;
+    o->fp = NULL;
+    if (bad) {
+        remove(o->tmp);
+        return err_set(e, ERR_IO, "output", "write to %s failed", o->path);
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        int err = errno;
+        remove(o->tmp);
+        return err_set(e, ERR_IO, "output", "cannot create %s: %s", o->path, strerror(err));
+    }
+    return ERR_OK;
+}
+
+void cli_outfile_abort(cli_outfile *o)
+{
+    if (o->fp) fclose(o->fp);
+    o->fp = NULL;
+    if (o->tmp[0]) remove(o->tmp);
+}
+
+void cli_progress_begin(cli_progress *p, const char *label, uint64_t total)
+{
+    p->label = label;
+    p->total = total ? total : 1;
+    p->last_drawn = UINT64_MAX;
+    p->enabled = isatty(STDERR_FILENO);
+}
+
+void cli_progress_update(cli_progress *p, uint64_t done)
+{
+    if (!p->enabled) return;
+    uint64_t pct = done * 100 / p->total;
+    if (pct == p->last_drawn) return;
+    p->last_drawn = pct;
+    int filled = (int)(pct * 30 / 100);
+    fprintf(stderr, "\r%s [%.*s%*s] %3u%%", p->label, filled, "==============================",
+            30 - filled, "", (unsigned)pct);
+}
+
+void cli_progress_end(cli_progress *p)
+{
+    if (p->enabled) fprintf(stderr, "\r%*s\r", 60, "");
+}
+
+int cli_read_file(const char *path, char **text, size_t *len, err_info *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, ERR_BAD_INPUT, "file", "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) { fclose(f); return err_set(e, ERR_IO, "file", "out of memory reading %s", path); }
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); fclose(f); return err_set(e, ERR_IO, "file", "out of memory reading %s", path); }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) { free(buf); return err_set(e, ERR_BAD_INPUT, "file", "cannot read %s", path); }
+    buf[n] = 0;
+    *text = buf;
+    if (len) *len = n;
+    return ERR_OK;
+}

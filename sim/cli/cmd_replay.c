@@ -1,0 +1,9 @@
+/* PLACEHOLDER: replaced by the module's owner. */
+#include <stdio.h>
+#include "cmds.h"
+int cmd_replay(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "tmasim replay: not built yet\n");
+    return 2;
+}

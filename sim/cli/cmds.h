@@ -1,0 +1,15 @@
+/* The tmasim subcommands. Each lives in its own cmd_<name>.c and returns an exit
+ * status (0 ok, 1 finding, 2 bad input). argv[0] is the subcommand name. */
+#ifndef TMASCOPE_CMDS_H
+#define TMASCOPE_CMDS_H
+
+int cmd_layout(int argc, char **argv);   /* tensor-map placement */
+int cmd_bank(int argc, char **argv);     /* bank conflicts of instructions or of a tile */
+int cmd_replay(int argc, char **argv);   /* replay recorded H100 results against the model */
+int cmd_check(int argc, char **argv);    /* pipeline protocol check */
+int cmd_sim(int argc, char **argv);      /* pipeline simulation -> trace */
+int cmd_export(int argc, char **argv);   /* trace -> Chrome Trace Event JSON, and back */
+int cmd_diff(int argc, char **argv);     /* simulated vs measured trace */
+int cmd_demo(int argc, char **argv);     /* the bundled example */
+
+#endif

@@ -1,0 +1,25 @@
+/* err: the one error type of the tmascope libraries.
+ * Library functions never print and never exit: they fill an err_info that names
+ * the rule that failed and the offending value, and return a code. */
+#ifndef TMASCOPE_ERR_H
+#define TMASCOPE_ERR_H
+
+enum {
+    ERR_OK = 0,
+    ERR_FINDING = 1,   /* the input is well formed but the answer is "no" (rejected map, hang, mismatch) */
+    ERR_BAD_INPUT = 2, /* malformed input: wrong flag, value out of the allowed set, unreadable file */
+    ERR_IO = 3,        /* file system or resource failure */
+};
+
+typedef struct err_info {
+    int code;
+    char rule[64];     /* short machine-readable rule name, e.g. "box_inner_bytes_multiple_of_16" */
+    char detail[256];  /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes" */
+} err_info;
+
+/* Sets *e (if e is not NULL) and returns code. detail is printf-formatted. */
+int err_set(err_info *e, int code, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void err_clear(err_info *e);
+
+#endif
