@@ -9,6 +9,10 @@
 
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BANK_COUNT 32
 #define BANK_WIDTH 4
 #define BANK_LANES 32
@@ -79,5 +83,9 @@ typedef struct bank_pattern {
 int bank_pattern_parse(const char *text, const char *filename, bank_pattern *out, err_info *e);
 int bank_pattern_load(const char *path, bank_pattern *out, err_info *e);
 void bank_pattern_free(bank_pattern *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 #ifndef TMASCOPE_ERR_H
 #define TMASCOPE_ERR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     ERR_OK = 0,
     ERR_FINDING = 1,   /* the input is well formed but the answer is "no" (rejected map, hang, mismatch) */
@@ -21,5 +25,9 @@ typedef struct err_info {
 int err_set(err_info *e, int code, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void err_clear(err_info *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

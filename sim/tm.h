@@ -12,6 +12,10 @@
 
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TM_MAX_RANK 5
 
 /* Values equal the driver's CUtensorMapDataType. */
@@ -173,5 +177,9 @@ int tm_plan_apply_store(const tm_plan *p, const uint8_t *smem, size_t smem_size,
 
 /* The swizzle function on an absolute shared-memory byte address. */
 uint32_t tm_swizzle_address(tm_swizzle s, uint32_t address);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum trace_source { TRACE_SRC_SIM = 0, TRACE_SRC_HW = 1 } trace_source;
 
 typedef enum trace_role {
@@ -62,7 +66,9 @@ typedef struct trace_event {
     uint8_t flags;         /* trace_flag bits */
 } trace_event;
 
+#ifndef __cplusplus
 _Static_assert(sizeof(trace_event) == 32, "trace_event must stay 32 bytes");
+#endif
 
 /* A whole trace in memory. Metadata travels in the file header (traces/FORMAT.md). */
 typedef struct trace {
@@ -89,5 +95,9 @@ int trace_read(const char *path, trace *t, err_info *e);
 
 const char *trace_kind_name(trace_kind k);
 const char *trace_role_name(trace_role r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
