@@ -96,6 +96,16 @@ int trace_read(const char *path, trace *t, err_info *e);
 const char *trace_kind_name(trace_kind k);
 const char *trace_role_name(trace_role r);
 
+/* ---- additions (issue 4) ---- */
+#define TRACE_FORMAT_VERSION 1
+/* Grows the event array to hold at least capacity events (ERR_IO when memory runs out). */
+int trace_reserve(trace *t, size_t capacity, err_info *e);
+/* Name <-> enum for text formats (Chrome JSON import, CLI filters); return 1 when found. */
+int trace_kind_from_name(const char *s, trace_kind *out);
+int trace_role_from_name(const char *s, trace_role *out);
+/* Field range check used by every reader; index and path only colour the message. */
+int trace_validate_event(const trace_event *ev, size_t index, const char *path, err_info *e);
+
 #ifdef __cplusplus
 }
 #endif

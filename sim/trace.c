@@ -1,0 +1,362 @@
+/* trace: in-memory event list and the binary file format of traces/FORMAT.md.
+ * The on-disk event is the in-memory trace_event in little-endian byte order, so a
+ * little-endian host reads and writes events without conversion (10M events load in
+ * one fread). */
+#include "trace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRACE_MAGIC "TMATRACE"
+#define TRACE_HEADER_BYTES 320u
+#define TRACE_COUNT_STREAMED UINT64_MAX
+
+static const char *const kind_names[TRACE_KIND_COUNT] = {
+    [TRACE_TMA_ISSUE] = "tma_issue",         [TRACE_TMA_FLIGHT] = "tma_flight",
+    [TRACE_BAR_ARRIVE] = "bar_arrive",       [TRACE_BAR_EXPECT_TX] = "bar_expect_tx",
+    [TRACE_BAR_COMPLETE_TX] = "bar_complete_tx", [TRACE_PHASE_COMPLETE] = "phase_complete",
+    [TRACE_WAIT] = "wait",                   [TRACE_SMEM_READ] = "smem_read",
+    [TRACE_MATH] = "math",                   [TRACE_RELEASE] = "release",
+    [TRACE_CPASYNC_ISSUE] = "cpasync_issue", [TRACE_TMA_STORE] = "tma_store",
+};
+static const char *const role_names[TRACE_ROLE_COUNT] = {
+    [TRACE_ROLE_PRODUCER] = "producer", [TRACE_ROLE_CONSUMER] = "consumer",
+    [TRACE_ROLE_MIXED] = "mixed",       [TRACE_ROLE_TMA_UNIT] = "tma_unit",
+};
+
+const char *trace_kind_name(trace_kind k)
+{
+    return (unsigned)k < TRACE_KIND_COUNT ? kind_names[k] : "unknown";
+}
+
+const char *trace_role_name(trace_role r)
+{
+    return (unsigned)r < TRACE_ROLE_COUNT ? role_names[r] : "unknown";
+}
+
+int trace_kind_from_name(const char *s, trace_kind *out)
+{
+    for (unsigned i = 0; i < TRACE_KIND_COUNT; i++)
+        if (s && strcmp(s, kind_names[i]) == 0) {
+            *out = (trace_kind)i;
+            return 1;
+        }
+    return 0;
+}
+
+int trace_role_from_name(const char *s, trace_role *out)
+{
+    for (unsigned i = 0; i < TRACE_ROLE_COUNT; i++)
+        if (s && strcmp(s, role_names[i]) == 0) {
+            *out = (trace_role)i;
+            return 1;
+        }
+    return 0;
+}
+
+void trace_init(trace *t, trace_source src)
+{
+    memset(t, 0, sizeof *t);
+    t->source = (uint8_t)src;
+}
+
+int trace_reserve(trace *t, size_t capacity, err_info *e)
+{
+    if (capacity <= t->capacity)
+        return ERR_OK;
+    if (capacity > SIZE_MAX / sizeof(trace_event))
+        return err_set(e, ERR_IO, "trace_capacity", "%zu events do not fit in memory", capacity);
+    trace_event *grown = realloc(t->events, capacity * sizeof *grown);
+    if (!grown)
+        return err_set(e, ERR_IO, "out_of_memory", "cannot hold %zu trace events", capacity);
+    t->events = grown;
+    t->capacity = capacity;
+    return ERR_OK;
+}
+
+int trace_push(trace *t, const trace_event *ev, err_info *e)
+{
+    if (t->count == t->capacity) {
+        int rc = trace_reserve(t, t->capacity ? t->capacity * 2 : 1024, e);
+        if (rc)
+            return rc;
+    }
+    t->events[t->count++] = *ev;
+    return ERR_OK;
+}
+
+/* Ties on time are broken by the event key so that sorting is deterministic and a
+ * simulated and a measured trace list simultaneous events in the same order. */
+static int event_cmp(const void *pa, const void *pb)
+{
+    const trace_event *a = pa, *b = pb;
+    if (a->t_ns != b->t_ns)
+        return a->t_ns < b->t_ns ? -1 : 1;
+    if (a->cta != b->cta)
+        return a->cta < b->cta ? -1 : 1;
+    if (a->warp != b->warp)
+        return a->warp < b->warp ? -1 : 1;
+    if (a->iteration != b->iteration)
+        return a->iteration < b->iteration ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->stage != b->stage)
+        return a->stage < b->stage ? -1 : 1;
+    if (a->barrier != b->barrier)
+        return a->barrier < b->barrier ? -1 : 1;
+    if (a->dur_ns != b->dur_ns)
+        return a->dur_ns < b->dur_ns ? -1 : 1;
+    return memcmp(a, b, sizeof *a);
+}
+
+void trace_sort(trace *t)
+{
+    size_t i = 1;
+    while (i < t->count && event_cmp(&t->events[i - 1], &t->events[i]) <= 0)
+        i++;
+    if (i < t->count)
+        qsort(t->events, t->count, sizeof *t->events, event_cmp);
+}
+
+void trace_free(trace *t)
+{
+    free(t->events);
+    t->events = NULL;
+    t->count = t->capacity = 0;
+}
+
+/* ---------------------------------------------------------------- byte order */
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint32_t get_u32(const uint8_t *p)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Converts one event between host order and little-endian (an involution). */
+static void swap_event(trace_event *ev)
+{
+    uint8_t b[32];
+    memcpy(b, ev, 32);
+    const int spans[][2] = {{0, 8}, {8, 4}, {12, 4}, {16, 4}, {20, 2}, {22, 2}};
+    for (unsigned s = 0; s < sizeof spans / sizeof spans[0]; s++)
+        for (int i = 0; i < spans[s][1] / 2; i++) {
+            uint8_t tmp = b[spans[s][0] + i];
+            b[spans[s][0] + i] = b[spans[s][0] + spans[s][1] - 1 - i];
+            b[spans[s][0] + spans[s][1] - 1 - i] = tmp;
+        }
+    memcpy(ev, b, 32);
+}
+
+/* ---------------------------------------------------------------- write */
+static void copy_text(uint8_t *dst, size_t cap, const char *src)
+{
+    memset(dst, 0, cap);
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+}
+
+int trace_write(const char *path, const trace *t, err_info *e)
+{
+    uint8_t h[TRACE_HEADER_BYTES];
+    memset(h, 0, sizeof h);
+    memcpy(h, TRACE_MAGIC, 8);
+    put_u32(h + 8, TRACE_FORMAT_VERSION);
+    put_u32(h + 12, TRACE_HEADER_BYTES);
+    put_u32(h + 16, (uint32_t)sizeof(trace_event));
+    put_u32(h + 20, t->truncated ? 1u : 0u);
+    put_u64(h + 24, (uint64_t)t->count);
+    put_u64(h + 32, (uint64_t)t->kernel_ns);
+    h[40] = t->source;
+    copy_text(h + 48, 64, t->gpu);
+    copy_text(h + 112, 64, t->name);
+    copy_text(h + 176, 128, t->note);
+
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp)
+        return err_set(e, ERR_IO, "trace_open", "%s: %s", tmp, strerror(errno));
+    int ok = fwrite(h, 1, sizeof h, fp) == sizeof h;
+    if (ok && host_is_little_endian()) {
+        ok = fwrite(t->events, sizeof(trace_event), t->count, fp) == t->count;
+    } else {
+        for (size_t i = 0; ok && i < t->count; i++) {
+            trace_event ev = t->events[i];
+            swap_event(&ev);
+            ok = fwrite(&ev, sizeof ev, 1, fp) == 1;
+        }
+    }
+    if (fflush(fp) != 0)
+        ok = 0;
+    if (fclose(fp) != 0)
+        ok = 0;
+    if (!ok) {
+        remove(tmp);
+        return err_set(e, ERR_IO, "trace_write", "%s: %s", path, strerror(errno));
+    }
+    if (rename(tmp, path) != 0) {
+        int saved = errno;
+        remove(tmp);
+        return err_set(e, ERR_IO, "trace_rename", "%s: %s", path, strerror(saved));
+    }
+    return ERR_OK;
+}
+
+/* ---------------------------------------------------------------- read */
+static int text_field(const uint8_t *src, size_t cap, char *dst, const char *path,
+                      const char *field, err_info *e)
+{
+    if (!memchr(src, 0, cap))
+        return err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header field '%s' is not NUL-terminated within %zu bytes",
+                       path, field, cap);
+    memcpy(dst, src, cap);
+    return ERR_OK;
+}
+
+int trace_validate_event(const trace_event *ev, size_t index, const char *path, err_info *e)
+{
+    if (ev->kind >= TRACE_KIND_COUNT)
+        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'kind' = %u (allowed 0..%d)",
+                       path, index, ev->kind, TRACE_KIND_COUNT - 1);
+    if (ev->role >= TRACE_ROLE_COUNT)
+        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'role' = %u (allowed 0..%d)",
+                       path, index, ev->role, TRACE_ROLE_COUNT - 1);
+    if (ev->source > TRACE_SRC_HW)
+        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'source' = %u (allowed 0 sim, 1 hw)",
+                       path, index, ev->source);
+    if (ev->flags & ~0x0fu)
+        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'flags' = 0x%02x (allowed bits 0x0f)",
+                       path, index, ev->flags);
+    return ERR_OK;
+}
+
+int trace_read(const char *path, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return err_set(e, ERR_BAD_INPUT, "trace_open", "%s: %s", path, strerror(errno));
+    int rc = ERR_OK;
+    uint8_t h[TRACE_HEADER_BYTES];
+    size_t got = fread(h, 1, 24, fp);
+    if (got < 8 || memcmp(h, TRACE_MAGIC, 8) != 0) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'magic' is not \"TMATRACE\" (not a tmascope trace)", path);
+        goto out;
+    }
+    if (got < 24) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header ends after %zu bytes (needs %u)", path, got,
+                     TRACE_HEADER_BYTES);
+        goto out;
+    }
+    uint32_t version = get_u32(h + 8), header_bytes = get_u32(h + 12), event_bytes = get_u32(h + 16);
+    if (version != TRACE_FORMAT_VERSION) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'version' = %u (this build reads %d)", path, version,
+                     TRACE_FORMAT_VERSION);
+        goto out;
+    }
+    if (header_bytes < TRACE_HEADER_BYTES || header_bytes > (1u << 20)) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'header_bytes' = %u (allowed %u..1048576)", path,
+                     header_bytes, TRACE_HEADER_BYTES);
+        goto out;
+    }
+    if (event_bytes != sizeof(trace_event)) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'event_bytes' = %u (allowed 32)", path, event_bytes);
+        goto out;
+    }
+    if (fread(h + 24, 1, TRACE_HEADER_BYTES - 24, fp) != TRACE_HEADER_BYTES - 24) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than %u bytes", path, TRACE_HEADER_BYTES);
+        goto out;
+    }
+    /* Later versions may grow the header; skip what this reader does not know. */
+    for (uint32_t skip = header_bytes - TRACE_HEADER_BYTES; skip > 0; skip--)
+        if (fgetc(fp) == EOF) {
+            rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
+                         header_bytes);
+            goto out;
+        }
+    uint32_t hflags = get_u32(h + 20);
+    uint64_t count = get_u64(h + 24);
+    t->kernel_ns = (int64_t)get_u64(h + 32);
+    t->source = h[40];
+    if (t->source > TRACE_SRC_HW) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'source' = %u (allowed 0 sim, 1 hw)", path, t->source);
+        goto out;
+    }
+    if ((rc = text_field(h + 48, 64, t->gpu, path, "gpu", e)) || (rc = text_field(h + 112, 64, t->name, path, "name", e)) ||
+        (rc = text_field(h + 176, 128, t->note, path, "note", e)))
+        goto out;
+    t->truncated = (hflags & 1u) != 0;
+
+    /* Bytes present after the header decide how many events are intact. */
+    long here = ftell(fp);
+    if (here < 0 || fseek(fp, 0, SEEK_END) != 0) {
+        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    long end = ftell(fp);
+    fseek(fp, here, SEEK_SET);
+    uint64_t present = (uint64_t)(end - here) / sizeof(trace_event);
+    int partial_tail = ((uint64_t)(end - here) % sizeof(trace_event)) != 0;
+    uint64_t want = count;
+    if (count == TRACE_COUNT_STREAMED) {
+        want = present;
+        if (partial_tail)
+            t->truncated = 1;
+    } else if (present < count) {
+        want = present;
+        t->truncated = 1;
+    } else if (present > count || partial_tail) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'event_count' = %llu but the file holds %llu%s events",
+                     path, (unsigned long long)count, (unsigned long long)present, partial_tail ? "+" : "");
+        goto out;
+    }
+    if ((rc = trace_reserve(t, want ? (size_t)want : 1, e)))
+        goto out;
+    if (fread(t->events, sizeof(trace_event), (size_t)want, fp) != want) {
+        rc = err_set(e, ERR_IO, "trace_read", "%s: read failed", path);
+        goto out;
+    }
+    t->count = (size_t)want;
+    int little = host_is_little_endian();
+    for (size_t i = 0; i < t->count; i++) {
+        if (!little)
+            swap_event(&t->events[i]);
+        if ((rc = trace_validate_event(&t->events[i], i, path, e)))
+            goto out;
+    }
+out:
+    fclose(fp);
+    if (rc)
+        trace_free(t);
+    return rc;
+}
