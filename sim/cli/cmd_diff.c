@@ -1,9 +1,250 @@
-/* PLACEHOLDER: replaced by the module's owner. */
+/* tmasim diff SIM_TRACE HW_TRACE: where the model and the measurement disagree. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
 #include "cmds.h"
+#include "tdiff.h"
+#include "trace.h"
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: tmasim diff SIM_TRACE HW_TRACE [--format table|csv|json] [--tolerance PCT]\n"
+            "\n"
+            "Matches events by (cta, warp, kind, stage, iteration) and reports, per kind and role,\n"
+            "the median and p95 of (simulated - measured): durations for spans, times rebased to\n"
+            "each trace's first event for instants; the kernel-time error; the unmatched events;\n"
+            "and the ten largest discrepancies.\n"
+            "\n"
+            "  --tolerance PCT  exit 1 when |kernel-time error| or any span group's\n"
+            "                   |median difference| / measured median exceeds PCT percent\n"
+            "exit status: 0 within tolerance, 1 tolerance exceeded, 2 bad input\n");
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void event_key(char *buf, size_t cap, const trace_event *ev)
+{
+    snprintf(buf, cap, "cta %u warp %u %s stage %u iter %" PRIu32, ev->cta, ev->warp,
+             trace_kind_name((trace_kind)ev->kind), ev->stage, ev->iteration);
+}
+
+static double group_rel(const tdiff_group *g)
+{
+    if (!g->matched || g->b_median <= 0) return 0.0;
+    return fabs((double)g->median) / (double)g->b_median;
+}
+
+static int load(const char *path, trace *t)
+{
+    err_info e = {0};
+    if (trace_read(path, t, &e)) {
+        if (e.rule[0]) fprintf(stderr, "tmasim diff: %s: %s: %s\n", path, e.rule, e.detail);
+        else fprintf(stderr, "tmasim diff: %s: %s\n", path, e.detail);
+        return EXIT_BAD_INPUT;
+    }
+    if (t->truncated)
+        fprintf(stderr, "tmasim diff: %s: truncated file, loaded the %zu intact events\n", path, t->count);
+    return EXIT_OK;
+}
+
+static void print_table(const trace *a, const trace *b, const tdiff_report *r)
+{
+    printf("kernel time: sim %.3f us, measured %.3f us, error %+.1f%%\n", r->kernel_a / 1e3, r->kernel_b / 1e3,
+           r->kernel_err * 100.0);
+    printf("events: sim %zu, measured %zu, matched %zu, only in sim %zu, only measured %zu\n\n", a->count, b->count,
+           r->matched, r->unmatched_a, r->unmatched_b);
+    printf("%-14s %-9s %8s %8s %8s %12s %12s %12s\n", "kind", "role", "matched", "only-sim", "only-hw",
+           "median(ns)", "p95(ns)", "hw-median");
+    for (size_t i = 0; i < r->ngroups; i++) {
+        const tdiff_group *g = &r->groups[i];
+        printf("%-14s %-9s %8" PRIu32 " %8" PRIu32 " %8" PRIu32 " %+12" PRId64 " %+12" PRId64 " %12" PRId64 "\n",
+               trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched, g->only_a,
+               g->only_b, g->median, g->p95, g->b_median);
+    }
+    if (r->ntop) printf("\nlargest discrepancies (sim - measured):\n");
+    for (size_t i = 0; i < r->ntop; i++) {
+        char key[128];
+        event_key(key, sizeof key, &a->events[r->top[i].a]);
+        printf("  %+12" PRId64 " ns  %s\n", r->top[i].delta, key);
+    }
+    if (r->nfirst_only_a) printf("\nfirst events only in sim:\n");
+    for (size_t i = 0; i < r->nfirst_only_a; i++) {
+        char key[128];
+        event_key(key, sizeof key, &a->events[r->first_only_a[i]]);
+        printf("  t=%" PRId64 "  %s\n", a->events[r->first_only_a[i]].t_ns, key);
+    }
+    if (r->nfirst_only_b) printf("\nfirst events only measured:\n");
+    for (size_t i = 0; i < r->nfirst_only_b; i++) {
+        char key[128];
+        event_key(key, sizeof key, &b->events[r->first_only_b[i]]);
+        printf("  t=%" PRId64 "  %s\n", b->events[r->first_only_b[i]].t_ns, key);
+    }
+}
+
+static void print_csv(const tdiff_report *r)
+{
+    printf("kind,role,matched,only_sim,only_hw,median_ns,p95_ns,hw_median_ns\n");
+    for (size_t i = 0; i < r->ngroups; i++) {
+        const tdiff_group *g = &r->groups[i];
+        printf("%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+               trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched, g->only_a,
+               g->only_b, g->median, g->p95, g->b_median);
+    }
+    printf("kernel,all,%zu,%zu,%zu,%" PRId64 ",%" PRId64 ",%" PRId64 "\n", r->matched, r->unmatched_a, r->unmatched_b,
+           r->kernel_a - r->kernel_b, r->kernel_a - r->kernel_b, r->kernel_b);
+}
+
+static void json_event(const trace_event *ev)
+{
+    printf("{\"cta\": %u, \"warp\": %u, \"kind\": \"%s\", \"stage\": %u, \"iteration\": %" PRIu32
+           ", \"t_ns\": %" PRId64 ", \"dur_ns\": %" PRIu32 "}",
+           ev->cta, ev->warp, trace_kind_name((trace_kind)ev->kind), ev->stage, ev->iteration, ev->t_ns, ev->dur_ns);
+}
+
+static void print_json(const trace *a, const trace *b, const tdiff_report *r, double tol, int exceeded)
+{
+    printf("{\n  \"sim\": {\"name\": ");
+    json_str(stdout, a->name);
+    printf(", \"events\": %zu, \"kernel_ns\": %" PRId64 ", \"truncated\": %s},\n", a->count, r->kernel_a,
+           a->truncated ? "true" : "false");
+    printf("  \"measured\": {\"name\": ");
+    json_str(stdout, b->name);
+    printf(", \"gpu\": ");
+    json_str(stdout, b->gpu);
+    printf(", \"events\": %zu, \"kernel_ns\": %" PRId64 ", \"truncated\": %s},\n", b->count, r->kernel_b,
+           b->truncated ? "true" : "false");
+    printf("  \"kernel_error\": %.6f,\n  \"matched\": %zu, \"unmatched_sim\": %zu, \"unmatched_measured\": %zu,\n",
+           r->kernel_err, r->matched, r->unmatched_a, r->unmatched_b);
+    printf("  \"groups\": [");
+    for (size_t i = 0; i < r->ngroups; i++) {
+        const tdiff_group *g = &r->groups[i];
+        printf("%s\n    {\"kind\": \"%s\", \"role\": \"%s\", \"matched\": %" PRIu32 ", \"only_sim\": %" PRIu32
+               ", \"only_measured\": %" PRIu32 ", \"median_ns\": %" PRId64 ", \"p95_ns\": %" PRId64
+               ", \"measured_median_ns\": %" PRId64 "}",
+               i ? "," : "", trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched,
+               g->only_a, g->only_b, g->median, g->p95, g->b_median);
+    }
+    printf("\n  ],\n  \"largest\": [");
+    for (size_t i = 0; i < r->ntop; i++) {
+        printf("%s\n    {\"delta_ns\": %" PRId64 ", \"sim\": ", i ? "," : "", r->top[i].delta);
+        json_event(&a->events[r->top[i].a]);
+        printf(", \"measured\": ");
+        json_event(&b->events[r->top[i].b]);
+        printf("}");
+    }
+    printf("\n  ],\n  \"first_only_sim\": [");
+    for (size_t i = 0; i < r->nfirst_only_a; i++) {
+        printf("%s", i ? ", " : "");
+        json_event(&a->events[r->first_only_a[i]]);
+    }
+    printf("],\n  \"first_only_measured\": [");
+    for (size_t i = 0; i < r->nfirst_only_b; i++) {
+        printf("%s", i ? ", " : "");
+        json_event(&b->events[r->first_only_b[i]]);
+    }
+    printf("],\n  \"tolerance_pct\": ");
+    if (tol >= 0) printf("%g", tol); else printf("null");
+    printf(",\n  \"exceeded\": %s\n}\n", exceeded ? "true" : "false");
+}
+
+static int parse_tolerance(const char *s, double *out)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s || (*end && strcmp(end, "%")) || !(v >= 0) || v > 1e6) {
+        fprintf(stderr, "tmasim diff: --tolerance: '%s' is not a percentage (e.g. 10 or 10%%)\n", s);
+        return EXIT_BAD_INPUT;
+    }
+    *out = v;
+    return EXIT_OK;
+}
+
 int cmd_diff(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "tmasim diff: not built yet\n");
-    return 2;
+    const char *paths[2] = {NULL, NULL};
+    int npaths = 0;
+    cli_format fmt = CLI_FORMAT_TABLE;
+    double tol = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--format") || !strcmp(a, "--tolerance")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tmasim diff: %s: missing value\n", a);
+                return EXIT_BAD_INPUT;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--format")) {
+                err_info e = {0};
+                if (cli_format_parse(v, &fmt, &e)) return cli_report("diff", &e);
+            } else if (parse_tolerance(v, &tol)) {
+                return EXIT_BAD_INPUT;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "tmasim diff: option: '%s' is not one of: --format --tolerance --help\n", a);
+            return EXIT_BAD_INPUT;
+        } else if (npaths < 2) {
+            paths[npaths++] = a;
+        } else {
+            fprintf(stderr, "tmasim diff: arguments: expected exactly two traces (SIM_TRACE HW_TRACE), got '%s' too\n", a);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (npaths != 2) {
+        fprintf(stderr, "tmasim diff: arguments: expected two traces (SIM_TRACE HW_TRACE), got %d\n", npaths);
+        return EXIT_BAD_INPUT;
+    }
+    trace a, b;
+    trace_init(&a, TRACE_SRC_SIM);
+    trace_init(&b, TRACE_SRC_HW);
+    int rc = load(paths[0], &a);
+    if (!rc) rc = load(paths[1], &b);
+    tdiff_match m = {0};
+    tdiff_report *r = calloc(1, sizeof *r);
+    err_info e = {0};
+    if (!rc && !r) {
+        fprintf(stderr, "tmasim diff: memory: out of memory\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    if (!rc && (tdiff_match_traces(&a, &b, &m, &e) || tdiff_compare(&a, &b, &m, r, &e)))
+        rc = cli_report("diff", &e);
+    if (!rc) {
+        int exceeded = 0;
+        if (tol >= 0) {
+            if (fabs(r->kernel_err) * 100.0 > tol) exceeded = 1;
+            for (size_t i = 0; i < r->ngroups; i++)
+                if (tdiff_kind_is_span((trace_kind)r->groups[i].kind) && group_rel(&r->groups[i]) * 100.0 > tol)
+                    exceeded = 1;
+        }
+        if (fmt == CLI_FORMAT_JSON) print_json(&a, &b, r, tol, exceeded);
+        else if (fmt == CLI_FORMAT_CSV) print_csv(r);
+        else {
+            print_table(&a, &b, r);
+            if (tol >= 0)
+                printf("\ntolerance %g%%: %s\n", tol, exceeded ? "EXCEEDED" : "ok");
+        }
+        rc = exceeded ? EXIT_FINDING : EXIT_OK;
+    }
+    free(r);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+    return rc;
 }
