@@ -59,6 +59,7 @@ typedef struct bank_result {
     uint32_t colliding_lanes;  /* lanes whose words share a bank with another distinct word */
     uint32_t nwavefronts;      /* entries filled in wf[] (<= BANK_MAX_WAVEFRONTS) */
     bank_wavefront wf[BANK_MAX_WAVEFRONTS];
+    uint32_t colliding_banks;  /* bit b set: bank b had more than one distinct word in a phase */
 } bank_result;
 
 /* Checks alignment (each lane's address aligned to its access width; matrix rows to
@@ -70,6 +71,7 @@ const char *bank_op_name(bank_op op);
 uint32_t bank_op_access_bytes(bank_op op);   /* 4, 8, 16, or 16 for a matrix row */
 uint32_t bank_op_matrices(bank_op op);       /* 0 for ld/st, 1/2/4 for x1/x2/x4 */
 int bank_op_is_store(bank_op op);
+uint32_t bank_op_ideal(bank_op op);          /* 1/2/4 for 32/64/128-bit, matrices for ldsm/stsm */
 
 /* A pattern file: one instruction per line, "op a0 ... a31" ("#" comments, blank
  * lines ignored; addresses decimal or 0x hex). Matrix ops give 8*matrices addresses
