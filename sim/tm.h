@@ -113,6 +113,20 @@ const char *tm_oob_name(tm_oob_fill f);
  * (the driver itself only says CUDA_ERROR_INVALID_VALUE). */
 int tm_validate(const tm_desc *d, err_info *e);
 
+/* The rules tm_validate applies, in the order it applies them (the first failing one
+ * is reported). enforced = 0 marks a documented-but-unconfirmed rule kept for when
+ * the hardware recording shows the driver applies it. */
+typedef struct tm_rule_info {
+    const char *name;      /* the e->rule tm_validate reports */
+    const char *doc;       /* one line: what is required */
+    int enforced;
+} tm_rule_info;
+size_t tm_rule_count(void);
+const tm_rule_info *tm_rule_get(size_t i);
+/* Applies one rule by name (enforced or not): ERR_OK, ERR_FINDING, or ERR_BAD_INPUT
+ * for an unknown name. */
+int tm_validate_rule(const tm_desc *d, const char *rule, err_info *e);
+
 /* ---- placement of one box ------------------------------------------------------- */
 
 /* One TMA tiled copy with an encoded map: where the box starts in the tensor and
@@ -134,6 +148,17 @@ typedef struct tm_plan {
     uint32_t footprint_bytes;      /* shared-memory bytes from smem_address that the copy touches */
     uint32_t tx_bytes;             /* bytes complete_tx delivers to the mbarrier */
     uint32_t smem_align_required;  /* alignment the destination needs (16, or 128/1024 where swizzle asks) */
+    /* Appended: the footprint is [footprint_start, footprint_start + footprint_bytes).
+     * footprint_start == copy.smem_address unless a swizzled copy starts inside a
+     * 128-byte line: the swizzle then permutes chunks of that whole line. */
+    uint32_t footprint_start;
+    uint32_t rows;                 /* inner rows: product of loaded[1..rank-1] */
+    /* Precomputed for the per-element path (read-only for callers). */
+    uint32_t elem_bits;            /* bits per element in global memory */
+    uint32_t step[TM_MAX_RANK];    /* coordinate step per box index (element stride) */
+    uint32_t row_mul[TM_MAX_RANK]; /* row number = sum idx[i] * row_mul[i], i >= 1 */
+    uint64_t gstride[TM_MAX_RANK]; /* global bytes per coordinate (dimension 0: element bytes) */
+    uint32_t swizzle_xor_mask;     /* address bits the swizzle may flip */
 } tm_plan;
 
 /* Validates the map and the copy (destination alignment) and fills *p. */
@@ -148,6 +173,11 @@ typedef struct tm_element {
     uint32_t bytes;                /* bytes the element occupies in shared memory */
     uint64_t global_offset;        /* byte offset from global_address (valid if !oob) */
     int oob;                       /* outside the tensor: filled with zero or NaN */
+    /* Appended for the packed sub-byte types (bits 4 or 6): the element starts at bit
+     * bit_offset of the byte at smem_address and spans bits bits (bytes counts every
+     * byte it touches). For whole-byte types bit_offset is 0 and bits = 8 * bytes. */
+    uint32_t bit_offset;
+    uint32_t bits;
 } tm_element;
 
 /* Forward query: the element with box index idx. */
@@ -164,7 +194,8 @@ int tm_plan_foreach(const tm_plan *p, tm_element_fn fn, void *user);
 int tm_plan_element_at(const tm_plan *p, uint32_t smem_address, tm_element *out, uint32_t *byte_in_element);
 
 /* The bytes TMA writes into shared memory for a load, given the global tensor's
- * bytes: smem[0..footprint_bytes) relative to smem_address. Bytes the copy does not
+ * bytes: smem[0..footprint_bytes) relative to footprint_start (which is smem_address
+ * except for a swizzled copy that starts inside a 128-byte line; see tm_plan). Bytes the copy does not
  * write are left as they were. global_bytes is indexed by global byte offset from
  * global_address; global_size bounds it. */
 int tm_plan_apply_load(const tm_plan *p, const uint8_t *global_bytes, uint64_t global_size,
