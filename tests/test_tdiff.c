@@ -1,0 +1,230 @@
+/* tdiff and `tmasim diff`: matching by key and the statistics of (sim - measured).
+ * The expected numbers are derived by hand from the synthetic pipeline's schedule
+ * (tests/viz_synth.h): 1 CTA, 1 consumer, 2 stages, 4 iterations, flight 1000 ns,
+ * issue gap 10 ns, read 100 ns; math 100 ns in "sim" and 120 ns in "hw".
+ *   sim: consumer waits 0..1000 (it 0) and 1400..2200 (it 2); producer waits 20..1200
+ *        and 1210..1400; the last math ends at 2600.
+ *   hw:  consumer waits 0..1000 and 1440..2220; producer waits 20..1220 and
+ *        1230..1440; the last math ends at 2660. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tdiff.h"
+#include "viz_synth.h"
+
+static void make_pair(trace *a, trace *b)
+{
+    synth_opts o = {.ctas = 1, .consumers = 1, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 8192, .source = TRACE_SRC_SIM};
+    trace_init(a, TRACE_SRC_SIM);
+    synth_fill(a, &o);
+    o.math_ns = 120;
+    o.source = TRACE_SRC_HW;
+    trace_init(b, TRACE_SRC_HW);
+    synth_fill(b, &o);
+}
+
+static const tdiff_group *group(const tdiff_report *r, trace_kind k, trace_role role)
+{
+    for (size_t i = 0; i < r->ngroups; i++)
+        if (r->groups[i].kind == k && r->groups[i].role == role) return &r->groups[i];
+    return NULL;
+}
+
+Test(tdiff, nearest_rank_percentile_matches_the_textbook_example)
+{
+    /* Nearest-rank method, worked example: {15, 20, 35, 40, 50}: P30 = 20, P40 = 20,
+     * P50 = 35, P100 = 50. */
+    int64_t v[] = {15, 20, 35, 40, 50};
+    cr_expect_eq(tdiff_percentile(v, 5, 30), 20);
+    cr_expect_eq(tdiff_percentile(v, 5, 40), 20);
+    cr_expect_eq(tdiff_percentile(v, 5, 50), 35);
+    cr_expect_eq(tdiff_percentile(v, 5, 100), 50);
+    cr_expect_eq(tdiff_percentile(v, 0, 50), 0);
+}
+
+Test(tdiff, identical_traces_match_everything_with_zero_difference)
+{
+    trace a, b;
+    make_pair(&a, &b);
+    tdiff_match m;
+    tdiff_report r;
+    cr_assert_eq(tdiff_match_traces(&a, &a, &m, NULL), ERR_OK);
+    cr_expect_eq(m.matched, a.count);
+    for (size_t i = 0; i < a.count; i++) cr_expect_eq(m.a_to_b[i], i);
+    cr_assert_eq(tdiff_compare(&a, &a, &m, &r, NULL), ERR_OK);
+    cr_expect_eq(r.unmatched_a + r.unmatched_b, 0);
+    for (size_t i = 0; i < r.ngroups; i++) cr_expect_eq(r.groups[i].p95, 0);
+    cr_expect_eq(r.kernel_err, 0.0);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+}
+
+Test(tdiff, slower_math_shows_per_kind_and_role)
+{
+    trace a, b;
+    make_pair(&a, &b);
+    cr_assert_eq(a.count, b.count);
+    tdiff_match m;
+    tdiff_report r;
+    cr_assert_eq(tdiff_match_traces(&a, &b, &m, NULL), ERR_OK);
+    cr_expect_eq(m.matched, a.count);
+    cr_assert_eq(tdiff_compare(&a, &b, &m, &r, NULL), ERR_OK);
+    const tdiff_group *math = group(&r, TRACE_MATH, TRACE_ROLE_CONSUMER);
+    cr_assert(math);
+    cr_expect_eq(math->matched, 4);
+    cr_expect_eq(math->median, -20);
+    cr_expect_eq(math->p95, -20);
+    cr_expect_eq(math->b_median, 120);
+    const tdiff_group *rd = group(&r, TRACE_SMEM_READ, TRACE_ROLE_CONSUMER);
+    cr_expect_eq(rd->median, 0);
+    /* consumer waits: 1000 vs 1000, 800 vs 780 -> deltas {0, +20} */
+    const tdiff_group *cw = group(&r, TRACE_WAIT, TRACE_ROLE_CONSUMER);
+    cr_expect_eq(cw->matched, 2);
+    cr_expect_eq(cw->median, 0);
+    cr_expect_eq(cw->p95, 20);
+    /* producer waits: 1180 vs 1200, 190 vs 210 -> both -20 */
+    const tdiff_group *pw = group(&r, TRACE_WAIT, TRACE_ROLE_PRODUCER);
+    cr_expect_eq(pw->median, -20);
+    cr_expect_eq(r.kernel_a, 2600);
+    cr_expect_eq(r.kernel_b, 2660);
+    cr_expect_float_eq(r.kernel_err, -60.0 / 2660.0, 1e-12);
+    /* largest |delta|: the release instants of iteration 3 (2600 vs 2660) */
+    cr_assert(r.ntop >= 1);
+    cr_expect_eq(r.top[0].delta, -60);
+    cr_expect_eq(a.events[r.top[0].a].iteration, 3);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+}
+
+Test(tdiff, a_missing_event_is_unmatched_in_its_group)
+{
+    trace a, b;
+    make_pair(&a, &b);
+    /* drop b's last event (the release of iteration 3 or its phase completion) */
+    trace_kind dropped = (trace_kind)b.events[b.count - 1].kind;
+    trace_role dropped_role = (trace_role)b.events[b.count - 1].role;
+    b.count--;
+    tdiff_match m;
+    tdiff_report r;
+    cr_assert_eq(tdiff_match_traces(&a, &b, &m, NULL), ERR_OK);
+    cr_assert_eq(tdiff_compare(&a, &b, &m, &r, NULL), ERR_OK);
+    cr_expect_eq(r.unmatched_a, 1);
+    cr_expect_eq(r.unmatched_b, 0);
+    cr_expect_eq(group(&r, dropped, dropped_role)->only_a, 1);
+    cr_expect_eq(r.nfirst_only_a, 1);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+}
+
+Test(tdiff, repeated_keys_pair_in_time_order)
+{
+    trace a, b;
+    trace_init(&a, TRACE_SRC_SIM);
+    trace_init(&b, TRACE_SRC_HW);
+    for (int i = 0; i < 3; i++) {
+        synth_push(&a, 100 * i, 10 + i, TRACE_WAIT, 0, 1, TRACE_ROLE_CONSUMER, 0, 0, 0, 0, 0, 0, 0);
+        synth_push(&b, 100 * i + 5, 20 + i, TRACE_WAIT, 0, 1, TRACE_ROLE_CONSUMER, 0, 0, 0, 0, 0, 0, 1);
+    }
+    tdiff_match m;
+    cr_assert_eq(tdiff_match_traces(&a, &b, &m, NULL), ERR_OK);
+    for (uint32_t i = 0; i < 3; i++) cr_expect_eq(m.a_to_b[i], i);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+static char tmpdir[64];
+static char cwd[1024];
+
+static void setup_files(void)
+{
+    cr_assert(getcwd(cwd, sizeof cwd));
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_tdiff.XXXXXX");
+    cr_assert(mkdtemp(tmpdir));
+    trace a, b;
+    make_pair(&a, &b);
+    char p[128];
+    snprintf(p, sizeof p, "%s/sim.tmt", tmpdir);
+    cr_assert_eq(trace_write(p, &a, NULL), ERR_OK);
+    snprintf(p, sizeof p, "%s/hw.tmt", tmpdir);
+    cr_assert_eq(trace_write(p, &b, NULL), ERR_OK);
+    snprintf(p, sizeof p, "%s/junk.tmt", tmpdir);
+    FILE *f = fopen(p, "w");
+    fputs("this is not a trace\n", f);
+    fclose(f);
+    trace_free(&a);
+    trace_free(&b);
+}
+
+static void teardown_files(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+static int run(const char *args, char *out, size_t cap)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && %s/%s diff %s 2>&1", tmpdir, cwd, TMASIM_BIN, args);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TestSuite(tdiff_cli, .init = setup_files, .fini = teardown_files);
+
+Test(tdiff_cli, tolerance_gates_the_exit_status)
+{
+    static char out[65536];
+    /* kernel error 60/2660 = 2.26 %, math 20/120 = 16.7 % */
+    cr_expect_eq(run("sim.tmt hw.tmt --tolerance 1", out, sizeof out), 1, "%s", out);
+    cr_expect_eq(run("sim.tmt hw.tmt --tolerance 10%", out, sizeof out), 1, "%s", out);
+    cr_expect_eq(run("sim.tmt hw.tmt --tolerance 20", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "math"), "%s", out);
+}
+
+Test(tdiff_cli, json_reports_groups_and_kernel_error)
+{
+    static char out[65536];
+    cr_assert_eq(run("sim.tmt hw.tmt --format json", out, sizeof out), 0, "%s", out);
+    json_error_t je;
+    json_t *root = json_loads(out, 0, &je);
+    cr_assert(root, "not JSON: %s\n%s", je.text, out);
+    cr_expect_float_eq(json_real_value(json_object_get(root, "kernel_error")), -60.0 / 2660.0, 1e-6);
+    json_t *groups = json_object_get(root, "groups");
+    int found = 0;
+    for (size_t i = 0; i < json_array_size(groups); i++) {
+        json_t *g = json_array_get(groups, i);
+        if (!strcmp(json_string_value(json_object_get(g, "kind")), "math")) {
+            found = 1;
+            cr_expect_eq(json_integer_value(json_object_get(g, "median_ns")), -20);
+        }
+    }
+    cr_expect(found);
+    cr_expect_eq(json_array_size(json_object_get(root, "largest")), 10);
+    json_decref(root);
+}
+
+Test(tdiff_cli, bad_input_is_one_line_and_exit_2)
+{
+    static char out[4096];
+    cr_expect_eq(run("sim.tmt junk.tmt", out, sizeof out), 2);
+    cr_expect(strstr(out, "junk.tmt"), "%s", out);
+    cr_expect_eq(strchr(out, '\n'), out + strlen(out) - 1, "more than one line: %s", out);
+    cr_expect_eq(run("sim.tmt missing.tmt", out, sizeof out), 2);
+    cr_expect_eq(run("sim.tmt", out, sizeof out), 2);
+    cr_expect_eq(run("sim.tmt hw.tmt --tolerance abc", out, sizeof out), 2);
+    cr_expect_eq(run("sim.tmt hw.tmt --format xml", out, sizeof out), 2);
+}
