@@ -346,7 +346,20 @@ static void swatch(cairo_t *cr, double x, double y, rgb fill, int outline, int h
 #define LEGEND_LINE 34.0
 
 /* The legend explains every colour used; returns its height (for layout). */
-static double draw_legend(cairo_t *cr, const view_tile *v, double x0, double y0, double width, int draw)
+static int any_chunk(const view_tile *views, uint32_t count, int oob)
+{
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t r = 0; r < views[i].nrows; r++)
+            for (uint32_t k = 0; k < VIEW_CHUNKS_PER_ROW; k++) {
+                const view_chunk *c = &views[i].row[r].chunk[k];
+                if (oob ? (c->kind == VIEW_CHUNK_DATA && c->oob_elements) : c->kind == VIEW_CHUNK_PADDING)
+                    return 1;
+            }
+    return 0;
+}
+
+static double draw_legend(cairo_t *cr, const view_tile *v, int has_padding, int has_oob, double x0, double y0,
+                          double width, int draw)
 {
     char buf[160];
     double y = y0, x = x0;
@@ -386,13 +399,13 @@ static double draw_legend(cairo_t *cr, const view_tile *v, double x0, double y0,
         int outline, hatch, needs_plan, needs_instr;
         const char *what;
     } items[] = {
-        {padding_fill, 0, 0, 1, 0, "padding (row narrower than the swizzle span)"},
-        {palette[0], 0, 1, 1, 0, "zero/NaN filled (outside the tensor)"},
+        {padding_fill, 0, 0, has_padding ? 1 : 2, 0, "padding (row narrower than the swizzle span)"},
+        {palette[0], 0, 1, has_oob ? 1 : 2, 0, "zero/NaN filled (outside the tensor)"},
         {any_plan ? palette[0] : lane_fill, 1, 0, 0, 1, "a lane's bytes: L = lane, w = wavefront"},
         {warn_fill, 1, 0, 0, 1, "collides: same bank, different word"},
     };
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
-        if ((items[i].needs_plan && !any_plan) || (items[i].needs_instr && !v->has_instr))
+        if ((items[i].needs_plan && !any_plan) || items[i].needs_plan == 2 || (items[i].needs_instr && !v->has_instr))
             continue;
         double w = 34 + 10 + text_width(cr, font, 16, 0, items[i].what) + 30;
         if (x + w > x0 + width) {
@@ -447,7 +460,8 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
     legend_view = &merged;
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 8, 8);
     cairo_t *mcr = cairo_create(scratch);
-    double legend_h = draw_legend(mcr, legend_view, margin, 0, width - 2 * margin, 0);
+    int has_padding = any_chunk(views, count, 0), has_oob = any_chunk(views, count, 1);
+    double legend_h = draw_legend(mcr, legend_view, has_padding, has_oob, margin, 0, width - 2 * margin, 0);
     cairo_destroy(mcr);
     cairo_surface_destroy(scratch);
     double height = title_h + ph + 16 + legend_h + margin / 2;
@@ -471,7 +485,7 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
         text(cr, font, 28, 1, ink, margin, 42, 0, o->title);
     for (uint32_t i = 0; i < count; i++)
         draw_panel(cr, &views[i], &g, margin + i * (pw + panel_gap), title_h, captions[i]);
-    draw_legend(cr, legend_view, margin, title_h + ph + 8, width - 2 * margin, 1);
+    draw_legend(cr, legend_view, has_padding, has_oob, margin, title_h + ph + 8, width - 2 * margin, 1);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && png)
