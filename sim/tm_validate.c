@@ -292,10 +292,10 @@ static const struct tm_rule {
     {{"box_dim0_is_128_packed_align16b", "boxDim[0] == 128 with 16U4/16U6 ALIGN16B", 1}, check_box0_packed_16b},
     {{"element_stride_range", "elementStrides 1..8", 1}, check_elem_strides_range},
     {{"swizzle_128b_atom_needs_sm100", "128B_atom_* swizzles only on sm_100+", 1}, check_atom_swizzle_sm100},
+    {{"packed_align16b_swizzle_mode", "16U4/16U6 ALIGN16B allow only some swizzle modes", 1}, check_packed_swizzle},
     {{"box_inner_bytes_within_swizzle_span", "boxDim[0] * element size <= swizzle span when interleave none", 1}, check_box_inner_swizzle_span},
     {{"interleave_32b_needs_swizzle_32b", "interleave 32B requires swizzle 32B", 1}, check_interleave_32b_swizzle},
     {{"16u6_needs_interleave_none", "16U6_ALIGN16B requires interleave none", 1}, check_u6_no_interleave},
-    {{"packed_align16b_swizzle_mode", "16U4/16U6 ALIGN16B allow only some swizzle modes", 1}, check_packed_swizzle},
     {{"oob_nan_fill_needs_float", "NaN OOB fill only for floating-point types", 1}, check_nan_fill_float},
 };
 
