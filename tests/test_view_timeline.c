@@ -1,0 +1,283 @@
+/* The viewer's model without a window. Expected values are derived by hand from the
+ * synthetic schedule (tests/viz_synth.h) with 1 CTA, 1 consumer, 2 stages, 4 iterations,
+ * flight 1000 ns, issue gap 10 ns, read 100 ns, math 100 ns. The consumer's WORK track:
+ *   wait 0..1000, read 1000..1100, math 1100..1200, read 1200..1300, math 1300..1400,
+ *   wait 1400..2200, read 2200..2300, math 2300..2400, read 2400..2500, math 2500..2600
+ * (stall 1800 ns of 2600 ns busy). Producer waits on empty[s]: 20..1200 and 1210..1400.
+ * Barriers: full[s] = s, empty[s] = 2 + s. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "view_timeline.h"
+#include "viz_synth.h"
+
+static trace tr;
+static view_trace *vt;
+
+static void hand_setup(void)
+{
+    synth_opts o = {.ctas = 1, .consumers = 1, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 8192};
+    trace_init(&tr, TRACE_SRC_SIM);
+    synth_fill(&tr, &o);
+    cr_assert_eq(view_trace_build(&tr, &vt, NULL), ERR_OK);
+}
+
+static void hand_teardown(void)
+{
+    view_trace_free(vt);
+    trace_free(&tr);
+}
+
+TestSuite(view, .init = hand_setup, .fini = hand_teardown);
+
+static size_t consumer_lane(void)
+{
+    for (size_t l = 0; l < view_lane_count(vt); l++)
+        if (view_lane_at(vt, l)->role == TRACE_ROLE_CONSUMER) return l;
+    cr_assert_fail("no consumer lane");
+    return 0;
+}
+
+Test(view, lanes_one_per_warp_ordered_by_sm_cta_role_warp)
+{
+    view_trace_free(vt);
+    trace_free(&tr);
+    synth_opts o = {.ctas = 2, .consumers = 2, .stages = 2, .iterations = 3, .flight_ns = 500, .read_ns = 50,
+                    .math_ns = 50, .issue_gap_ns = 10, .bytes = 1024};
+    trace_init(&tr, TRACE_SRC_SIM);
+    synth_fill(&tr, &o);
+    cr_assert_eq(view_trace_build(&tr, &vt, NULL), ERR_OK);
+    cr_assert_eq(view_lane_count(vt), 6);
+    cr_expect_eq(view_group_count(vt), 2);
+    const uint8_t want_warp[6] = {0, 1, 2, 0, 1, 2};
+    for (size_t l = 0; l < 6; l++) {
+        const view_lane *ln = view_lane_at(vt, l);
+        cr_expect_eq(ln->cta, l / 3);
+        cr_expect_eq(ln->sm, l / 3);
+        cr_expect_eq(ln->group, l / 3);
+        cr_expect_eq(ln->warp, want_warp[l]);
+        cr_expect_eq(ln->role, want_warp[l] ? TRACE_ROLE_CONSUMER : TRACE_ROLE_PRODUCER);
+    }
+    /* every event is in exactly one track of one lane */
+    size_t sum = 0;
+    for (size_t l = 0; l < 6; l++)
+        for (int t = 0; t < VIEW_TRACK_COUNT; t++) sum += view_lane_at(vt, l)->count[t];
+    cr_expect_eq(sum, tr.count);
+    /* index arrays, not copies: well under the 16 bytes per event left beside the
+     * 32-byte event itself by the 48 bytes per event target */
+    cr_expect_leq(view_trace_bytes(vt), tr.count * 16 + 4096);
+}
+
+Test(view, port_maps_time_to_pixels_and_zooms_about_the_cursor)
+{
+    view_port p = {.width_px = 100};
+    view_fit(&p, 1000, 2000);
+    cr_expect_float_eq(p.ns_per_px, 10.0, 1e-12);
+    cr_expect_float_eq(view_x(&p, 1500), 50.0, 1e-9);
+    cr_expect_eq(view_t(&p, 100), 2000);
+    view_zoom_at(&p, 25, 2.0);   /* the time under x = 25 (1250) stays under it */
+    cr_expect_float_eq(p.ns_per_px, 5.0, 1e-12);
+    cr_expect_eq(view_t(&p, 25), 1250);
+    view_pan_px(&p, 10);          /* content moves right: 10 px = 50 ns earlier at the left edge */
+    cr_expect_eq(view_t(&p, 0), 1125 - 50);
+    view_zoom_at(&p, 0, 0.0);     /* nonsense factor: ignored */
+    cr_expect_float_eq(p.ns_per_px, 5.0, 1e-12);
+}
+
+Test(view, zoomed_in_every_span_is_its_own_block)
+{
+    view_block b[64];
+    size_t n = view_blocks(vt, consumer_lane(), VIEW_TRACK_WORK, 0, 2600, 10.0, 3.0, b, 64);
+    cr_assert_eq(n, 10);
+    cr_expect_eq(b[0].t0, 0);
+    cr_expect_eq(b[0].t1, 1000);
+    cr_expect_eq(b[0].kind, TRACE_WAIT);
+    cr_expect_eq(b[5].t0, 1400);
+    cr_expect_eq(b[5].t1, 2200);
+    for (size_t i = 0; i < n; i++) cr_expect_eq(b[i].count, 1);
+}
+
+Test(view, zoomed_out_narrow_spans_merge_with_a_count)
+{
+    view_block b[64];
+    /* 100 ns per pixel, min 3 px = 300 ns: the waits (1000, 800 ns) stay whole; the
+     * 100-ns reads and maths merge, a merge stops before a wide span. */
+    size_t n = view_blocks(vt, consumer_lane(), VIEW_TRACK_WORK, 0, 2600, 100.0, 3.0, b, 64);
+    cr_assert_eq(n, 6);
+    uint32_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += b[i].count;
+        cr_expect_geq(b[i].t1 - b[i].t0, 100);
+    }
+    cr_expect_eq(total, 10);
+    cr_expect(b[0].count == 1 && b[0].kind == TRACE_WAIT && b[0].t1 == 1000);
+    cr_expect_eq(b[1].count, 3);   /* read, math, read: 1000..1300 */
+    cr_expect_eq(b[1].t0, 1000);
+    cr_expect_eq(b[2].count, 1);   /* math 1300 ends at the wide wait */
+    cr_expect_eq(b[2].t1, 1400);
+    cr_expect(b[3].count == 1 && b[3].kind == TRACE_WAIT && b[3].t0 == 1400 && b[3].t1 == 2200);
+    /* the whole lane in one pixel: one block, stall share 1800 / 2600 */
+    n = view_blocks(vt, consumer_lane(), VIEW_TRACK_WORK, 0, 2600, 2600.0, 3.0, b, 64);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(b[0].count, 10);
+    cr_expect_float_eq(b[0].stall_frac, 1800.0f / 2600.0f, 1e-6);
+}
+
+Test(view, a_span_that_started_before_the_window_is_visible)
+{
+    view_block b[8];
+    size_t n = view_blocks(vt, consumer_lane(), VIEW_TRACK_WORK, 1500, 1600, 1.0, 3.0, b, 8);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(b[0].t0, 1400);
+    cr_expect_eq(b[0].kind, TRACE_WAIT);
+    /* the cap is honoured */
+    n = view_blocks(vt, consumer_lane(), VIEW_TRACK_WORK, 0, 2600, 1.0, 3.0, b, 4);
+    cr_expect_eq(n, 4);
+}
+
+Test(view, pick_finds_the_event_under_the_cursor)
+{
+    uint32_t i = view_pick(vt, consumer_lane(), VIEW_TRACK_WORK, 500, 0);
+    cr_assert_neq(i, UINT32_MAX);
+    cr_expect_eq(tr.events[i].kind, TRACE_WAIT);
+    cr_expect_eq(tr.events[i].t_ns, 0);
+    i = view_pick(vt, consumer_lane(), VIEW_TRACK_WORK, 1150, 0);
+    cr_expect_eq(tr.events[i].kind, TRACE_MATH);
+    cr_expect_eq(view_pick(vt, consumer_lane(), VIEW_TRACK_WORK, 3000, 10), UINT32_MAX);
+}
+
+Test(view, search_by_kind_stage_iteration_and_role)
+{
+    view_query q;
+    cr_assert_eq(view_query_parse("kind=wait stage=0 iter=2 role=consumer", &q, NULL), ERR_OK);
+    uint32_t i = view_search(vt, &q, SIZE_MAX, 1);
+    cr_assert_neq(i, UINT32_MAX);
+    cr_expect_eq(tr.events[i].t_ns, 1400);
+    cr_expect_eq(tr.events[i].dur_ns, 800);
+    cr_expect_eq(view_search(vt, &q, i, 1), UINT32_MAX);   /* only one */
+    cr_expect_eq(view_search(vt, &q, SIZE_MAX, -1), i);
+    err_info e = {0};
+    cr_expect_eq(view_query_parse("kind=sleep", &q, &e), ERR_BAD_INPUT);
+    cr_expect_str_eq(e.rule, "kind");
+    cr_expect_eq(view_query_parse("stage=300", &q, &e), ERR_BAD_INPUT);
+    cr_expect_eq(view_query_parse("colour=red", &q, &e), ERR_BAD_INPUT);
+}
+
+static const view_stat *stat_of(const view_stats *s, trace_kind k, trace_role r)
+{
+    for (size_t i = 0; i < s->ngroups; i++)
+        if (s->groups[i].kind == k && s->groups[i].role == r) return &s->groups[i];
+    return NULL;
+}
+
+Test(view, range_statistics_per_kind_and_role)
+{
+    view_stats s;
+    cr_assert_eq(view_range_stats(vt, 0, 2600, &s, NULL), ERR_OK);
+    cr_expect_eq(s.events, tr.count);
+    const view_stat *m = stat_of(&s, TRACE_MATH, TRACE_ROLE_CONSUMER);
+    cr_assert(m);
+    cr_expect_eq(m->count, 4);
+    cr_expect_eq(m->total_ns, 400);
+    cr_expect_float_eq(m->mean_ns, 100.0, 1e-9);
+    cr_expect_eq(m->p50_ns, 100);
+    const view_stat *cw = stat_of(&s, TRACE_WAIT, TRACE_ROLE_CONSUMER);
+    cr_expect_eq(cw->count, 2);
+    cr_expect_eq(cw->total_ns, 1800);
+    cr_expect_eq(cw->p50_ns, 800);
+    cr_expect_eq(cw->p95_ns, 1000);
+    const view_stat *pw = stat_of(&s, TRACE_WAIT, TRACE_ROLE_PRODUCER);
+    cr_expect_eq(pw->p50_ns, 190);
+    cr_expect_eq(pw->p95_ns, 1180);
+    /* a range that only holds the second half: events starting in [1400, 2600] */
+    cr_assert_eq(view_range_stats(vt, 1400, 2600, &s, NULL), ERR_OK);
+    cw = stat_of(&s, TRACE_WAIT, TRACE_ROLE_CONSUMER);
+    cr_expect_eq(cw->count, 1);
+    cr_expect_eq(cw->total_ns, 800);
+}
+
+Test(view, histogram_of_wait_durations)
+{
+    uint32_t bins[2];
+    uint32_t n = view_histogram(vt, 0, 2600, TRACE_WAIT, TRACE_ROLE_CONSUMER, 2000, bins, 2);
+    cr_expect_eq(n, 2);
+    cr_expect_eq(bins[0], 1);   /* 800 ns */
+    cr_expect_eq(bins[1], 1);   /* 1000 ns */
+}
+
+static const view_barrier_state *bar_of(const view_state *s, unsigned b)
+{
+    for (unsigned i = 0; i < s->nbarriers; i++)
+        if (s->barriers[i].barrier == b) return &s->barriers[i];
+    return NULL;
+}
+
+Test(view, state_at_cursor_stages_and_barriers)
+{
+    view_state s;
+    cr_assert_eq(view_state_at(vt, 0, 1050, &s, NULL), ERR_OK);
+    cr_expect_eq(s.nstages, 2);
+    cr_expect_eq(s.stages[0], VIEW_STAGE_READING);   /* read of it 0: 1000..1100 */
+    cr_expect_eq(s.stages[1], VIEW_STAGE_FULL);      /* landed at 1010, not yet read */
+    cr_assert(bar_of(&s, 0));
+    cr_expect_eq(bar_of(&s, 0)->phase, 1);           /* full[0] completed phase 0 at 1000 */
+    cr_expect_eq(bar_of(&s, 0)->tx_count, 0);
+    cr_assert_eq(view_state_at(vt, 0, 1250, &s, NULL), ERR_OK);
+    cr_expect_eq(s.stages[0], VIEW_STAGE_FILLING);   /* it 2 in flight 1200..2200 */
+    cr_expect_eq(s.stages[1], VIEW_STAGE_READING);   /* read of it 1: 1200..1300 */
+    cr_expect_eq(bar_of(&s, 0)->tx_count, 8192);     /* expect_tx of it 2, not yet delivered */
+    cr_assert(bar_of(&s, 2));
+    cr_expect_eq(bar_of(&s, 2)->phase, 1);           /* empty[0] completed phase 0 at 1200 */
+    cr_expect_eq(view_state_at(vt, 7, 1250, &s, NULL), ERR_BAD_INPUT);
+}
+
+Test(view_state, pending_arrivals_reset_when_the_phase_completes)
+{
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    synth_push(&t, 10, 0, TRACE_BAR_ARRIVE, 0, 1, TRACE_ROLE_CONSUMER, 0, 0, 5, 0, 0, 0, 0);
+    synth_push(&t, 20, 0, TRACE_BAR_ARRIVE, 0, 2, TRACE_ROLE_CONSUMER, 0, 0, 5, 0, 0, 0, 0);
+    synth_push(&t, 30, 0, TRACE_PHASE_COMPLETE, 0, 2, TRACE_ROLE_CONSUMER, 0, 0, 5, 0, 0, 0, 0);
+    synth_push(&t, 40, 0, TRACE_BAR_ARRIVE, 0, 1, TRACE_ROLE_CONSUMER, 0, 1, 5, 1, 0, 0, 0);
+    view_trace *v;
+    cr_assert_eq(view_trace_build(&t, &v, NULL), ERR_OK);
+    view_state s;
+    view_state_at(v, 0, 25, &s, NULL);
+    cr_expect_eq(bar_of(&s, 5)->phase, 0);
+    cr_expect_eq(bar_of(&s, 5)->arrivals, 2);
+    view_state_at(v, 0, 35, &s, NULL);
+    cr_expect_eq(bar_of(&s, 5)->phase, 1);
+    cr_expect_eq(bar_of(&s, 5)->arrivals, 0);
+    view_state_at(v, 0, 45, &s, NULL);
+    cr_expect_eq(bar_of(&s, 5)->arrivals, 1);
+    view_trace_free(v);
+    trace_free(&t);
+}
+
+Test(view_build, unsorted_and_empty_traces)
+{
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    view_trace *v = NULL;
+    cr_assert_eq(view_trace_build(&t, &v, NULL), ERR_OK);
+    cr_expect_eq(view_lane_count(v), 0);
+    view_block b[4];
+    cr_expect_eq(view_blocks(v, 0, VIEW_TRACK_WORK, 0, 100, 1, 3, b, 4), 0);
+    view_trace_free(v);
+    synth_push(&t, 50, 0, TRACE_BAR_ARRIVE, 0, 1, TRACE_ROLE_CONSUMER, 0, 0, 0, 0, 0, 0, 0);
+    synth_push(&t, 10, 0, TRACE_BAR_ARRIVE, 0, 1, TRACE_ROLE_CONSUMER, 0, 0, 0, 0, 0, 0, 0);
+    err_info e = {0};
+    cr_expect_eq(view_trace_build(&t, &v, &e), ERR_BAD_INPUT);
+    cr_expect_str_eq(e.rule, "t_ns");
+    trace_free(&t);
+}
+
+Test(view_play, cursor_advances_at_the_chosen_speed_and_stops_at_the_end)
+{
+    int64_t c = 0;
+    cr_expect_eq(view_play_advance(&c, 1000.0, 0.5, 10000), 1);
+    cr_expect_eq(c, 500);
+    cr_expect_eq(view_play_advance(&c, 1e6, 1.0, 10000), 0);
+    cr_expect_eq(c, 10000);
+}
