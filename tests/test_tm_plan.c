@@ -1,0 +1,451 @@
+/* tm_plan: placement known answers (PTX ISA swizzle modes, CuTe Swizzle<B,4,3>, the
+ * measured facts of shared/reference/hopper-facts.md) and properties over many random
+ * valid maps. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm.h"
+
+static tm_desc f16_tile(uint32_t w, uint32_t h, tm_swizzle s)
+{
+    tm_desc d;
+    tm_desc_defaults(&d);
+    d.dtype = TM_DTYPE_F16;
+    d.rank = 2;
+    d.global_address = 0x10000000;
+    d.dims[0] = 256, d.dims[1] = 256;
+    d.strides[0] = 512;
+    d.box[0] = w, d.box[1] = h;
+    d.swizzle = s;
+    return d;
+}
+
+static tm_plan plan_of(const tm_desc *d, int32_t c0, int32_t c1, uint32_t smem)
+{
+    tm_copy c = {{c0, c1, 0, 0, 0}, smem};
+    tm_plan p;
+    err_info e = {0};
+    cr_assert_eq(tm_plan_copy(d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    return p;
+}
+
+static uint32_t addr_of(const tm_plan *p, uint32_t i0, uint32_t i1)
+{
+    uint32_t idx[TM_MAX_RANK] = {i0, i1, 0, 0, 0};
+    tm_element el;
+    tm_plan_element(p, idx, &el);
+    return el.smem_address;
+}
+
+/* PTX ISA / CuTe: with 128B swizzle and a 1024-aligned tile, 16-byte chunk c of row r
+ * sits at chunk c ^ (r % 8). */
+Test(tm_plan, swizzle_128b_64x64_f16_known_answer)
+{
+    tm_desc d = f16_tile(64, 64, TM_SWIZZLE_128B);
+    tm_plan p = plan_of(&d, 0, 0, 0x2000);
+    cr_expect_eq(p.row_pitch, 128);
+    cr_expect_eq(p.footprint_bytes, 8192);
+    cr_expect_eq(p.tx_bytes, 8192);
+    for (uint32_t r = 0; r < 64; r++)
+        for (uint32_t col = 0; col < 64; col++) {
+            uint32_t chunk = col / 8;
+            uint32_t want = 0x2000 + r * 128 + ((chunk ^ (r % 8)) * 16) + (col % 8) * 2;
+            cr_assert_eq(addr_of(&p, col, r), want, "row %u col %u", r, col);
+        }
+}
+
+/* 32B swizzle: 32-byte rows, chunk c ^ bit 7 of the address = c ^ ((r / 4) % 2).
+ * 64B swizzle: 64-byte rows, chunk c ^ ((r / 2) % 4). */
+Test(tm_plan, swizzle_32b_and_64b_known_answers)
+{
+    tm_desc d = f16_tile(16, 16, TM_SWIZZLE_32B);
+    tm_plan p = plan_of(&d, 0, 0, 0x400);
+    cr_expect_eq(p.row_pitch, 32);
+    for (uint32_t r = 0; r < 16; r++)
+        for (uint32_t col = 0; col < 16; col++)
+            cr_assert_eq(addr_of(&p, col, r), 0x400 + r * 32 + (((col / 8) ^ ((r / 4) % 2)) * 16) + (col % 8) * 2);
+    d = f16_tile(32, 16, TM_SWIZZLE_64B);
+    p = plan_of(&d, 0, 0, 0x400);
+    cr_expect_eq(p.row_pitch, 64);
+    for (uint32_t r = 0; r < 16; r++)
+        for (uint32_t col = 0; col < 32; col++)
+            cr_assert_eq(addr_of(&p, col, r), 0x400 + r * 64 + (((col / 8) ^ ((r / 2) % 4)) * 16) + (col % 8) * 2);
+}
+
+Test(tm_plan, swizzle_function_repeats_every_256_512_1024)
+{
+    for (uint32_t a = 0; a < 4096; a += 16) {
+        cr_assert_eq(tm_swizzle_address(TM_SWIZZLE_32B, a) + 256, tm_swizzle_address(TM_SWIZZLE_32B, a + 256));
+        cr_assert_eq(tm_swizzle_address(TM_SWIZZLE_64B, a) + 512, tm_swizzle_address(TM_SWIZZLE_64B, a + 512));
+        cr_assert_eq(tm_swizzle_address(TM_SWIZZLE_128B, a) + 1024, tm_swizzle_address(TM_SWIZZLE_128B, a + 1024));
+        cr_assert_eq(tm_swizzle_address(TM_SWIZZLE_NONE, a), a);
+    }
+    cr_expect_eq(tm_swizzle_address(TM_SWIZZLE_128B, 0x380), 0x3F0); /* line 7: chunk 0 -> 7 */
+}
+
+/* Measured: a destination at 128*k inside a 1024-byte block is swizzled by its absolute
+ * address: the first row of the box is permuted as line k of the block, not line 0. */
+Test(tm_plan, swizzle_uses_absolute_address)
+{
+    tm_desc d = f16_tile(64, 16, TM_SWIZZLE_128B);
+    for (uint32_t k = 0; k < 8; k++) {
+        uint32_t base = 0x4000 + 128 * k;
+        tm_plan p = plan_of(&d, 0, 0, base);
+        cr_expect_eq(p.footprint_start, base);
+        for (uint32_t r = 0; r < 16; r++)
+            for (uint32_t chunk = 0; chunk < 8; chunk++)
+                cr_assert_eq(addr_of(&p, chunk * 8, r), base + r * 128 + ((chunk ^ ((k + r) % 8)) * 16), "k %u r %u c %u", k, r, chunk);
+    }
+}
+
+/* Measured: rows narrower than the swizzle span occupy a full span; tx stays dense. */
+Test(tm_plan, narrow_rows_occupy_full_span)
+{
+    static const struct { tm_swizzle s; uint32_t span; } sw[] = {
+        {TM_SWIZZLE_32B, 32}, {TM_SWIZZLE_64B, 64}, {TM_SWIZZLE_128B, 128}};
+    for (int i = 0; i < 3; i++) {
+        tm_desc d = f16_tile(8, 8, sw[i].s); /* 16-byte rows */
+        tm_plan p = plan_of(&d, 0, 0, 0x400);
+        cr_expect_eq(p.row_bytes, 16);
+        cr_expect_eq(p.row_pitch, sw[i].span);
+        cr_expect_eq(p.footprint_bytes, 8 * sw[i].span);
+        cr_expect_eq(p.tx_bytes, 8 * 8 * 2);
+    }
+    tm_desc d = f16_tile(16, 8, TM_SWIZZLE_128B); /* 32-byte rows in a 128-byte span */
+    tm_plan p = plan_of(&d, 0, 0, 0x400);
+    /* Row 3, chunks 0 and 1 land at chunks 3 and 2 of its 128-byte line. */
+    cr_expect_eq(addr_of(&p, 0, 3), 0x400 + 3 * 128 + 3 * 16);
+    cr_expect_eq(addr_of(&p, 8, 3), 0x400 + 3 * 128 + 2 * 16);
+}
+
+Test(tm_plan, no_swizzle_is_dense)
+{
+    tm_desc d = f16_tile(24, 5, TM_SWIZZLE_NONE); /* 48-byte rows */
+    tm_plan p = plan_of(&d, 0, 0, 0x410);
+    cr_expect_eq(p.row_pitch, 48);
+    cr_expect_eq(p.footprint_bytes, 240);
+    cr_expect_eq(addr_of(&p, 23, 4), 0x410 + 4 * 48 + 46);
+}
+
+/* Measured: a box partly or wholly outside the tensor, negative coordinates included,
+ * completes with the full byte count and out-of-bounds elements are zero-filled. */
+Test(tm_plan, out_of_bounds_full_tx_and_zero_fill)
+{
+    tm_desc d = f16_tile(64, 64, TM_SWIZZLE_128B);
+    d.dims[0] = 100, d.dims[1] = 70;
+    d.strides[0] = 256;
+    size_t gsize = 256 * 70;
+    uint8_t *g = malloc(gsize);
+    for (size_t i = 0; i < gsize; i++) g[i] = (uint8_t)(i * 7 + 1) | 1; /* no zero bytes */
+    int32_t starts[][2] = {{-8, -4}, {60, 30}, {-100, 0}, {200, 200}};
+    for (int s = 0; s < 4; s++) {
+        tm_plan p = plan_of(&d, starts[s][0], starts[s][1], 0x400);
+        cr_expect_eq(p.tx_bytes, 64 * 64 * 2);
+        uint8_t *smem = malloc(p.footprint_bytes);
+        memset(smem, 0xEE, p.footprint_bytes);
+        err_info e = {0};
+        cr_assert_eq(tm_plan_apply_load(&p, g, gsize, smem, p.footprint_bytes, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+        for (uint32_t r = 0; r < 64; r++)
+            for (uint32_t col = 0; col < 64; col++) {
+                int64_t x = starts[s][0] + (int64_t)col, y = starts[s][1] + (int64_t)r;
+                int oob = x < 0 || x >= 100 || y < 0 || y >= 70;
+                uint32_t off = addr_of(&p, col, r) - 0x400;
+                if (oob) {
+                    cr_assert_eq(smem[off], 0);
+                    cr_assert_eq(smem[off + 1], 0);
+                } else {
+                    cr_assert_eq(smem[off], g[y * 256 + x * 2]);
+                    cr_assert_eq(smem[off + 1], g[y * 256 + x * 2 + 1]);
+                }
+            }
+        free(smem);
+    }
+    free(g);
+}
+
+Test(tm_plan, nan_fill_writes_a_nan_of_the_type)
+{
+    tm_desc d = f16_tile(32, 2, TM_SWIZZLE_NONE);
+    d.dtype = TM_DTYPE_F32;
+    d.oob_fill = TM_OOB_FILL_NAN;
+    tm_plan p = plan_of(&d, -32, 0, 0x400); /* wholly out of bounds */
+    uint8_t g[16] = {0};
+    uint8_t smem[256];
+    err_info e = {0};
+    cr_assert_eq(tm_plan_apply_load(&p, g, sizeof g, smem, sizeof smem, &e), ERR_OK);
+    for (int i = 0; i < 64; i++) {
+        uint32_t v = (uint32_t)smem[4 * i] | (uint32_t)smem[4 * i + 1] << 8 | (uint32_t)smem[4 * i + 2] << 16 | (uint32_t)smem[4 * i + 3] << 24;
+        cr_assert_eq(v & 0x7F800000u, 0x7F800000u, "exponent all ones");
+        cr_assert_neq(v & 0x007FFFFFu, 0u, "mantissa non-zero: NaN, not infinity");
+    }
+    d.dtype = TM_DTYPE_F16;
+    d.box[0] = 64;
+    p = plan_of(&d, -64, 0, 0x400);
+    cr_assert_eq(tm_plan_apply_load(&p, g, sizeof g, smem, sizeof smem, &e), ERR_OK);
+    uint32_t h = (uint32_t)smem[0] | (uint32_t)smem[1] << 8;
+    cr_expect_eq(h & 0x7C00u, 0x7C00u);
+    cr_expect_neq(h & 0x03FFu, 0u);
+}
+
+Test(tm_plan, store_skips_out_of_bounds)
+{
+    tm_desc d = f16_tile(16, 4, TM_SWIZZLE_32B);
+    d.dims[0] = 8, d.dims[1] = 2;
+    d.strides[0] = 16;
+    tm_plan p = plan_of(&d, -4, -1, 0x400);
+    uint8_t smem[128];
+    for (int i = 0; i < 128; i++) smem[i] = (uint8_t)(i + 1);
+    uint8_t g[32];
+    memset(g, 0xAA, sizeof g);
+    err_info e = {0};
+    cr_assert_eq(tm_plan_apply_store(&p, smem, sizeof smem, g, sizeof g, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    /* Tensor (x, y) <- box (x + 4, y + 1); all 8x2 tensor elements are inside the box
+     * except x >= 12 - 4 = 8 (none): every tensor byte is written, from the right place. */
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 8; x++) {
+            uint32_t off = addr_of(&p, x + 4, y + 1) - 0x400;
+            cr_assert_eq(g[y * 16 + x * 2], smem[off]);
+        }
+    /* A box entirely outside writes nothing. */
+    p = plan_of(&d, 100, 0, 0x400);
+    memset(g, 0xAA, sizeof g);
+    cr_assert_eq(tm_plan_apply_store(&p, smem, sizeof smem, g, sizeof g, &e), ERR_OK);
+    for (int i = 0; i < 32; i++) cr_assert_eq(g[i], 0xAA);
+}
+
+Test(tm_plan, element_strides_traverse_every_kth)
+{
+    tm_desc d = f16_tile(16, 8, TM_SWIZZLE_NONE);
+    d.elem_strides[1] = 3; /* ceil(8/3) = 3 rows: y, y+3, y+6 */
+    d.elem_strides[0] = 4; /* ignored without interleave (cuda.h) */
+    tm_plan p = plan_of(&d, 0, 10, 0x400);
+    cr_expect_eq(p.loaded[0], 16);
+    cr_expect_eq(p.loaded[1], 3);
+    cr_expect_eq(p.tx_bytes, 16 * 3 * 2);
+    uint32_t idx[TM_MAX_RANK] = {5, 2, 0, 0, 0};
+    tm_element el;
+    tm_plan_element(&p, idx, &el);
+    cr_expect_eq(el.coord[1], 16);
+    cr_expect_eq(el.coord[0], 5);
+    cr_expect_eq(el.global_offset, 16 * 512 + 10);
+}
+
+Test(tm_plan, destination_alignment)
+{
+    tm_desc d = f16_tile(64, 8, TM_SWIZZLE_128B);
+    tm_copy c = {{0}, 0x408};
+    tm_plan p;
+    err_info e = {0};
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
+    cr_expect_str_eq(e.rule, "smem_address_aligned_16");
+    c.smem_address = 0x410; /* 16-byte aligned: accepted (measured with 128B swizzle) */
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK);
+    d.box[0] = 72; /* a rejected map is rejected by the plan too */
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
+    cr_expect_str_eq(e.rule, "box_inner_bytes_within_swizzle_span");
+}
+
+/* ---- properties over random valid maps ---------------------------------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state % n);
+}
+
+static int random_map(tm_desc *d, tm_copy *c, int allow_packed)
+{
+    tm_desc_defaults(d);
+    static const tm_dtype plain[] = {TM_DTYPE_U8, TM_DTYPE_U16, TM_DTYPE_F16, TM_DTYPE_F32, TM_DTYPE_F64, TM_DTYPE_BF16, TM_DTYPE_S64, TM_DTYPE_TF32};
+    static const tm_dtype pk[] = {TM_DTYPE_16U4_ALIGN8B, TM_DTYPE_16U4_ALIGN16B, TM_DTYPE_16U6_ALIGN16B};
+    int packed = allow_packed && rnd(2);
+    d->dtype = packed ? pk[rnd(3)] : plain[rnd(8)];
+    d->sm_version = packed ? 100 : 90;
+    d->rank = 1 + rnd(5);
+    d->interleave = d->rank >= 3 && !packed && rnd(4) == 0 ? (tm_interleave)(1 + rnd(2)) : TM_INTERLEAVE_NONE;
+    d->swizzle = d->interleave == TM_INTERLEAVE_32B ? TM_SWIZZLE_32B : (tm_swizzle)rnd(4);
+    if (packed) d->swizzle = rnd(2) ? TM_SWIZZLE_128B : TM_SWIZZLE_NONE;
+    uint32_t bits = tm_dtype_get(d->dtype)->bits;
+    uint32_t span = d->swizzle == TM_SWIZZLE_NONE ? 256 : 16u << d->swizzle;
+    /* inner box: a multiple of 16 bytes within the span (or anything with interleave) */
+    uint32_t max16 = span / 16;
+    d->box[0] = d->interleave ? 1 + rnd(8) : (16 * 8 / bits) * (1 + rnd(max16 < 16 ? max16 : 16));
+    if (d->box[0] > 256) d->box[0] = 256 / (16 * 8 / bits) * (16 * 8 / bits);
+    if (packed && d->dtype != TM_DTYPE_16U4_ALIGN8B) d->box[0] = 128;
+    uint64_t budget = 4096;
+    for (uint32_t i = 1; i < d->rank; i++) {
+        d->box[i] = 1 + rnd(i == 1 ? 24 : 4);
+        budget /= d->box[i] ? d->box[i] : 1;
+    }
+    for (uint32_t i = 0; i < d->rank; i++) {
+        d->elem_strides[i] = rnd(3) ? 1 : 1 + rnd(8);
+        d->dims[i] = 1 + rnd(i < 2 ? 300 : 24);
+        c->coords[i] = (int32_t)rnd(400) - 100;
+    }
+    if (packed) d->dims[0] = 128 * (1 + rnd(3));
+    uint64_t row = ((uint64_t)d->dims[0] * bits + 7) / 8;
+    uint64_t stride = (row + 31) / 32 * 32 + 32 * rnd(3);
+    for (uint32_t i = 1; i < d->rank; i++) {
+        d->strides[i - 1] = stride;
+        stride *= d->dims[i];
+    }
+    d->global_address = 0x10000000 + 32 * rnd(4);
+    d->oob_fill = tm_dtype_get(d->dtype)->is_float && rnd(2) ? TM_OOB_FILL_NAN : TM_OOB_FILL_NONE;
+    c->smem_address = 0x400 + 16 * rnd(256);
+    return tm_validate(d, NULL) == ERR_OK;
+}
+
+typedef struct prop_ctx {
+    const tm_plan *p;
+    uint8_t *owner_bits; /* one bit per bit of the footprint */
+    uint64_t count;
+    uint64_t bits_total;
+    uint32_t idx_seen[TM_MAX_RANK];
+} prop_ctx;
+
+static int check_element(const tm_element *el, void *user)
+{
+    prop_ctx *x = user;
+    const tm_plan *p = x->p;
+    /* foreach agrees with the direct forward query */
+    tm_element direct;
+    tm_plan_element(p, el->idx, &direct);
+    cr_assert_eq(direct.smem_address, el->smem_address);
+    cr_assert_eq(direct.oob, el->oob);
+    cr_assert_eq(direct.bit_offset, el->bit_offset);
+    if (!el->oob) cr_assert_eq(direct.global_offset, el->global_offset);
+    for (uint32_t i = 0; i < p->desc.rank; i++) {
+        cr_assert_eq(direct.coord[i], el->coord[i]);
+        cr_assert_eq(el->coord[i], (int64_t)p->copy.coords[i] + (int64_t)el->idx[i] * p->step[i]);
+        int in = el->coord[i] >= 0 && (uint64_t)el->coord[i] < p->desc.dims[i];
+        if (!in) cr_assert(el->oob);
+    }
+    /* inside the footprint, no bit owned twice */
+    uint64_t first = (uint64_t)(el->smem_address - p->footprint_start) * 8 + el->bit_offset;
+    cr_assert_geq(el->smem_address, p->footprint_start);
+    cr_assert_leq(first + el->bits, (uint64_t)p->footprint_bytes * 8, "element inside the footprint");
+    for (uint64_t b = first; b < first + el->bits; b++) {
+        cr_assert_eq((x->owner_bits[b >> 3] >> (b & 7)) & 1, 0, "no two elements share a bit");
+        x->owner_bits[b >> 3] |= (uint8_t)(1u << (b & 7));
+    }
+    /* the reverse query finds this element at its first byte */
+    tm_element back;
+    uint32_t byte = 99;
+    cr_assert_eq(tm_plan_element_at(p, el->smem_address, &back, &byte), 1);
+    if (p->elem_bits >= 8) {
+        cr_assert_eq(byte, 0);
+        for (uint32_t i = 0; i < TM_MAX_RANK; i++) cr_assert_eq(back.idx[i], el->idx[i]);
+        uint32_t last = 99;
+        cr_assert_eq(tm_plan_element_at(p, el->smem_address + el->bytes - 1, &back, &last), 1);
+        cr_assert_eq(last, el->bytes - 1);
+        for (uint32_t i = 0; i < TM_MAX_RANK; i++) cr_assert_eq(back.idx[i], el->idx[i]);
+    }
+    x->count++;
+    x->bits_total += el->bits;
+    return 0;
+}
+
+static void check_properties(const tm_desc *d, const tm_copy *c)
+{
+    tm_plan p;
+    err_info e = {0};
+    cr_assert_eq(tm_plan_copy(d, c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    uint64_t loaded = 1;
+    for (uint32_t i = 0; i < d->rank; i++) loaded *= p.loaded[i];
+    cr_assert_eq(p.elements, loaded);
+    uint32_t bits = tm_dtype_get(d->dtype)->bits;
+    if (bits >= 8)
+        cr_assert_eq(p.tx_bytes, loaded * (bits / 8), "tx bytes = product(loaded) * element bytes");
+    prop_ctx x = {&p, calloc(p.footprint_bytes + 1, 1), 0, 0, {0}};
+    cr_assert_eq(tm_plan_foreach(&p, check_element, &x), 0);
+    cr_assert_eq(x.count, loaded);
+    cr_assert_eq(x.bits_total, loaded * bits);
+    /* bytes no element owns are padding for the reverse query */
+    for (uint32_t off = 0; off < p.footprint_bytes; off++) {
+        tm_element el;
+        uint32_t byte;
+        int owned = x.owner_bits[off] != 0;
+        cr_assert_eq(tm_plan_element_at(&p, p.footprint_start + off, &el, &byte), owned, "offset %u", off);
+    }
+    tm_element el;
+    cr_assert_eq(tm_plan_element_at(&p, p.footprint_start + p.footprint_bytes, &el, NULL), 0);
+    if (p.footprint_start > 0)
+        cr_assert_eq(tm_plan_element_at(&p, p.footprint_start - 1, &el, NULL), 0);
+    free(x.owner_bits);
+}
+
+Test(tm_plan, properties_over_random_valid_maps)
+{
+    int tested = 0;
+    for (int attempt = 0; attempt < 20000 && tested < 600; attempt++) {
+        tm_desc d;
+        tm_copy c;
+        if (!random_map(&d, &c, 0))
+            continue;
+        check_properties(&d, &c);
+        tested++;
+    }
+    cr_expect_geq(tested, 600, "only %d random valid maps", tested);
+}
+
+Test(tm_plan, properties_of_packed_types_on_sm100)
+{
+    int tested = 0;
+    for (int attempt = 0; attempt < 20000 && tested < 100; attempt++) {
+        tm_desc d;
+        tm_copy c;
+        if (!random_map(&d, &c, 1) || !tm_dtype_get(d.dtype)->is_packed)
+            continue;
+        check_properties(&d, &c);
+        tested++;
+    }
+    cr_expect_geq(tested, 100, "only %d random packed maps", tested);
+}
+
+/* Load then store through the same plan returns every in-bounds element unchanged. */
+Test(tm_plan, load_then_store_round_trips)
+{
+    int tested = 0;
+    for (int attempt = 0; attempt < 5000 && tested < 150; attempt++) {
+        tm_desc d;
+        tm_copy c;
+        if (!random_map(&d, &c, 0))
+            continue;
+        tm_plan p;
+        cr_assert_eq(tm_plan_copy(&d, &c, &p, NULL), ERR_OK);
+        uint64_t gsize = d.rank > 1 ? d.strides[d.rank - 2] * d.dims[d.rank - 1] : d.dims[0] * (tm_dtype_get(d.dtype)->bits / 8);
+        if (gsize > (8u << 20))
+            continue; /* keep the suite fast: the property does not depend on size */
+        uint8_t *g = malloc(gsize), *g2 = malloc(gsize), *smem = calloc(p.footprint_bytes, 1);
+        for (uint64_t i = 0; i < gsize; i++) g[i] = (uint8_t)rnd(256);
+        memset(g2, 0, gsize);
+        err_info e = {0};
+        cr_assert_eq(tm_plan_apply_load(&p, g, gsize, smem, p.footprint_bytes, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+        cr_assert_eq(tm_plan_apply_store(&p, smem, p.footprint_bytes, g2, gsize, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+        uint64_t copied = 0;
+        for (uint64_t i = 0; i < gsize; i++)
+            if (g2[i]) {
+                cr_assert_eq(g2[i], g[i]);
+                copied++;
+            }
+        (void)copied;
+        free(g), free(g2), free(smem);
+        tested++;
+    }
+    cr_expect_geq(tested, 150);
+}
+
+Test(tm_plan, buffer_sizes_are_checked)
+{
+    tm_desc d = f16_tile(64, 8, TM_SWIZZLE_128B);
+    tm_plan p = plan_of(&d, 0, 0, 0x400);
+    uint8_t small[64] = {0};
+    uint8_t smem[1024];
+    err_info e = {0};
+    cr_expect_eq(tm_plan_apply_load(&p, small, sizeof small, smem, 100, &e), ERR_BAD_INPUT);
+    cr_expect_str_eq(e.rule, "smem_buffer_size");
+    cr_expect_eq(tm_plan_apply_load(&p, small, sizeof small, smem, sizeof smem, &e), ERR_BAD_INPUT);
+    cr_expect_str_eq(e.rule, "global_buffer_size");
+}
