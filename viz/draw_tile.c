@@ -346,20 +346,24 @@ static void swatch(cairo_t *cr, double x, double y, rgb fill, int outline, int h
 #define LEGEND_LINE 34.0
 
 /* The legend explains every colour used; returns its height (for layout). */
+/* oob: 0 asks for padding chunks, 1 for zero-filled ones, 2 for darker shades. */
 static int any_chunk(const view_tile *views, uint32_t count, int oob)
 {
     for (uint32_t i = 0; i < count; i++)
         for (uint32_t r = 0; r < views[i].nrows; r++)
             for (uint32_t k = 0; k < VIEW_CHUNKS_PER_ROW; k++) {
                 const view_chunk *c = &views[i].row[r].chunk[k];
-                if (oob ? (c->kind == VIEW_CHUNK_DATA && c->oob_elements) : c->kind == VIEW_CHUNK_PADDING)
+                int hit = oob == 2   ? (c->kind == VIEW_CHUNK_DATA && c->shade > 0)
+                          : oob == 1 ? (c->kind == VIEW_CHUNK_DATA && c->oob_elements)
+                                     : c->kind == VIEW_CHUNK_PADDING;
+                if (hit)
                     return 1;
             }
     return 0;
 }
 
-static double draw_legend(cairo_t *cr, const view_tile *v, int has_padding, int has_oob, double x0, double y0,
-                          double width, int draw)
+static double draw_legend(cairo_t *cr, const view_tile *v, int has_padding, int has_oob, int has_shades, double x0,
+                          double y0, double width, int draw)
 {
     char buf[160];
     double y = y0, x = x0;
@@ -389,8 +393,8 @@ static double draw_legend(cairo_t *cr, const view_tile *v, int has_padding, int 
             }
             x += w;
         }
-        if (draw)
-            text(cr, font, 16, 0, ink, x, y + 18, 0, "(+128 B: darker)");
+        if (draw && has_shades)
+            text(cr, font, 16, 0, ink, x, y + 18, 0, "(next 128 B of the row: darker)");
         y += LEGEND_LINE;
         x = x0;
     }
@@ -461,7 +465,8 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 8, 8);
     cairo_t *mcr = cairo_create(scratch);
     int has_padding = any_chunk(views, count, 0), has_oob = any_chunk(views, count, 1);
-    double legend_h = draw_legend(mcr, legend_view, has_padding, has_oob, margin, 0, width - 2 * margin, 0);
+    int has_shades = any_chunk(views, count, 2);
+    double legend_h = draw_legend(mcr, legend_view, has_padding, has_oob, has_shades, margin, 0, width - 2 * margin, 0);
     cairo_destroy(mcr);
     cairo_surface_destroy(scratch);
     double height = title_h + ph + 16 + legend_h + margin / 2;
@@ -485,7 +490,7 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
         text(cr, font, 28, 1, ink, margin, 42, 0, o->title);
     for (uint32_t i = 0; i < count; i++)
         draw_panel(cr, &views[i], &g, margin + i * (pw + panel_gap), title_h, captions[i]);
-    draw_legend(cr, legend_view, has_padding, has_oob, margin, title_h + ph + 8, width - 2 * margin, 1);
+    draw_legend(cr, legend_view, has_padding, has_oob, has_shades, margin, title_h + ph + 8, width - 2 * margin, 1);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && png)
