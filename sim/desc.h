@@ -1,0 +1,104 @@
+/* desc: a pipeline description, the kernel that tmasim simulates and tmahw runs.
+ * Written by people in YAML (examples/NAME.yaml, format in examples/README.md), parsed by
+ * desc_yaml.c (libtmadesc); the struct itself and pipe_desc_derive() are libc-only so
+ * that hw/ can use them. */
+#ifndef TMASCOPE_DESC_H
+#define TMASCOPE_DESC_H
+
+#include <stdint.h>
+
+#include "access.h"
+#include "err.h"
+#include "tm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pipe_mode {
+    PIPE_WARP_SPECIALIZED = 0, /* producer warp(s) + consumer warps, full/empty barriers */
+    PIPE_MULTISTAGE,           /* the same warps copy (TMA, warp 0 issues) and compute */
+    PIPE_CPASYNC,              /* every warp copies its share with cp.async (LDGSTS), noinc arrivals */
+    PIPE_STASYNC,              /* producer writes the cluster peer's stage with st.async + remote complete_tx */
+    PIPE_MODE_COUNT
+} pipe_mode;
+
+typedef enum pipe_math { PIPE_MATH_NONE = 0, PIPE_MATH_FMA, PIPE_MATH_MMA, PIPE_MATH_COUNT } pipe_math;
+
+#define DESC_MAX_TENSORS 4
+#define DESC_MAX_STAGES 32
+#define DESC_MAX_WARPS 32
+
+typedef struct desc_tensor {
+    char name[32];
+    tm_desc map;               /* cuTensorMapEncodeTiled parameters */
+    double l2_hit;             /* fraction of this tensor's bytes served by L2 (reuse across CTAs) */
+    /* derived */
+    uint32_t tx_bytes;         /* tm_plan.tx_bytes of one box */
+    uint32_t footprint_bytes;  /* tm_plan.footprint_bytes */
+    uint32_t smem_offset;      /* offset of this tensor's box inside a stage */
+} desc_tensor;
+
+typedef struct pipe_desc {
+    char name[64];
+    char file[256];
+    pipe_mode mode;
+    uint32_t ctas, ctas_per_sm;        /* grid (1-D), CTAs resident per SM */
+    uint32_t cluster;                  /* CTAs per cluster (1, 2, 4, ...) */
+    int multicast;                     /* TMA multicast of every tensor to the whole cluster */
+    uint32_t producer_warps;           /* WS / st.async: 1; multistage / cp.async: 0 */
+    uint32_t consumer_warps;           /* consumers (or the mixed warps of multistage / cp.async) */
+    uint32_t stages, iterations;
+    uint32_t ntensors;
+    desc_tensor tensors[DESC_MAX_TENSORS];
+    uint32_t smem_base;                /* shared-window address of stage 0 (default 1024) */
+
+    /* barriers: 0 = derived from the mode (the correct values); set to seed a bug */
+    uint32_t full_count, empty_count;
+    uint32_t expect_tx;                /* bytes per stage and CTA the producer announces */
+    uint32_t copy_bytes;               /* derived: bytes the copies of one stage deliver to one CTA */
+
+    /* consumer behaviour */
+    uint32_t release_lag;              /* release stage i after consuming i + lag */
+    int never_release;                 /* bug: consumers never arrive on the empty barrier */
+    int wait_parity_offset;            /* bug: consumers wait with parity of phase k + offset */
+
+    /* per consumer warp and stage */
+    int reads_enabled;
+    uint32_t reads_tensor;             /* index into tensors[] */
+    access_desc reads;                 /* the access generator over the stage's layout */
+    uint32_t reads_repeat;             /* the generated instructions are executed this many times */
+    pipe_math math;
+    uint64_t math_amount;              /* FMA: warp FFMA instructions; MMA: flops (2 per multiply-add) */
+    uint32_t store_bytes, store_every; /* TMA store of store_bytes after every store_every iterations */
+
+    /* derived from the bank model */
+    uint32_t read_instructions;        /* per consumer warp and stage (after repeat) */
+    uint64_t read_wavefronts;          /* per consumer warp and stage (after repeat) */
+    uint64_t read_ideal_wavefronts;
+    uint64_t read_bytes;
+} pipe_desc;
+
+const char *pipe_mode_name(pipe_mode m);
+int pipe_mode_parse(const char *s, pipe_mode *out, err_info *e);
+const char *pipe_math_name(pipe_math m);
+
+/* Fills the derived fields (tx bytes and footprints through tm_plan_copy, barrier counts
+ * and expect_tx where not given, read wavefronts through access_generate + bank_analyse)
+ * and checks the shape (warps, stages, shared-memory budget). ERR_BAD_INPUT names the
+ * field. Idempotent. */
+int pipe_desc_derive(pipe_desc *d, err_info *e);
+/* The correct counts for the mode (what derive uses when the description gives none). */
+uint32_t pipe_desc_full_count(const pipe_desc *d);
+uint32_t pipe_desc_empty_count(const pipe_desc *d);
+
+/* libtmadesc: parse YAML text (filename for messages) or a file. Errors are ERR_BAD_INPUT
+ * with detail "FILE:LINE: field 'x.y': ..." on one line. Calls pipe_desc_derive. */
+int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_desc *out, err_info *e);
+int desc_load(const char *path, pipe_desc *out, err_info *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

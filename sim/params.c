@@ -1,0 +1,140 @@
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define P(field) offsetof(pipe_params, field)
+#define SHEET "shared/reference/hopper-facts.md"
+#define LUO "Luo et al., Benchmarking and Dissecting the Nvidia Hopper GPU Architecture, arXiv:2402.13499"
+#define JIA "Jia et al., Dissecting the NVIDIA Volta/Turing GPU Architecture via Microbenchmarking, arXiv:1804.06826"
+
+/* Defaults marked "estimate" are leads for the hardware runner (issue 5) to replace
+ * with measurements; the simulator's comparison against recorded traces is what
+ * validates them. */
+static const params_info table[] = {
+    {"sm_count", P(sm_count), 132, "SMs", SHEET ": H100 SXM has 132 SMs"},
+    {"clock_ghz", P(clock_ghz), 1.98, "GHz", SHEET ": measured 1.98 GHz under load"},
+    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 3000, "B/ns", SHEET ": measured ~3.0 TB/s device copy (datasheet 3.35)"},
+    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 5500, "B/ns", "estimate, L2 hit bandwidth of H100 (microbenchmark reports ~5.5 TB/s); re-measure"},
+    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 253, "B/ns", "estimate: 128 B/cycle per SM at 1.98 GHz; re-measure"},
+    {"hbm_latency_ns", P(hbm_latency_ns), 600, "ns", "estimate from " LUO " (global latency ~480 cycles plus TMA overhead); re-measure"},
+    {"l2_latency_ns", P(l2_latency_ns), 300, "ns", "estimate from " LUO " (L2 ~260 cycles plus TMA overhead); re-measure"},
+    {"dsmem_latency_ns", P(dsmem_latency_ns), 110, "ns", "estimate from " LUO " (distributed shared memory ~200 cycles)"},
+    {"tma_issue_ns", P(tma_issue_ns), 10, "ns", "estimate: a handful of instructions per cp.async.bulk.tensor"},
+    {"arrive_ns", P(arrive_ns), 5, "ns", "estimate: one shared-memory atomic (~10 cycles)"},
+    {"wake_ns", P(wake_ns), 40, "ns", "estimate: try_wait loop wake-up after phase completion; re-measure"},
+    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 2, "cycles", "estimate: LSU issue of one LDGSTS warp instruction"},
+    {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1, "cycles", SHEET ": one wavefront per cycle per SM (128 B/cycle)"},
+    {"lsu_issue_cycles", P(lsu_issue_cycles), 1, "cycles", "estimate: " JIA " (one LSU issue per cycle)"},
+    {"ffma_cycles", P(ffma_cycles), 1, "cycles", "H100 whitepaper: 32 FP32 lanes per sub-partition = one warp FFMA per cycle"},
+    {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 1024, "flop/cycle",
+     "H100 whitepaper: 989 dense FP16 TFLOPS / (132 SMs x 4 sub-partitions x 1.83 GHz)"},
+    {"store_latency_ns", P(store_latency_ns), 500, "ns", "estimate: TMA store to L2 and bulk wait_group; re-measure"},
+};
+
+const params_info *params_table(size_t *count)
+{
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+static double *slot(pipe_params *p, size_t off)
+{
+    return (double *)((char *)p + off);
+}
+
+int params_defaults(const char *gpu, pipe_params *p, err_info *e)
+{
+    if (gpu && strcmp(gpu, "h100") != 0)
+        return err_set(e, ERR_BAD_INPUT, "gpu", "'%s' (allowed h100)", gpu);
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        *slot(p, table[i].offset) = table[i].h100;
+    return ERR_OK;
+}
+
+int params_set(pipe_params *p, const char *name, double value, err_info *e)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(name, table[i].name) == 0) {
+            if (!(value > 0) || !isfinite(value))
+                return err_set(e, ERR_BAD_INPUT, "param_value", "field '%s' = %g (allowed: a positive number)", name, value);
+            *slot(p, table[i].offset) = value;
+            return ERR_OK;
+        }
+    return err_set(e, ERR_BAD_INPUT, "param_name", "unknown parameter '%s' (see `tmasim sim --params-list`)", name);
+}
+
+double params_get(const pipe_params *p, const char *name, int *found)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(name, table[i].name) == 0) {
+            if (found)
+                *found = 1;
+            return *slot((pipe_params *)p, table[i].offset);
+        }
+    if (found)
+        *found = 0;
+    return 0;
+}
+
+int params_parse(pipe_params *p, const char *text, const char *filename, err_info *e)
+{
+    int line = 0;
+    const char *s = text;
+    while (*s) {
+        line++;
+        const char *eol = strchr(s, '\n');
+        size_t n = eol ? (size_t)(eol - s) : strlen(s);
+        char buf[256];
+        if (n >= sizeof buf)
+            return err_set(e, ERR_BAD_INPUT, "params_line", "%s:%d: line longer than 255 characters", filename, line);
+        memcpy(buf, s, n);
+        buf[n] = 0;
+        s += n + (eol ? 1 : 0);
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        char name[64];
+        char rest[200];
+        int got = sscanf(buf, " %63[A-Za-z0-9_] = %199s", name, rest);
+        if (got <= 0) {
+            char tail[2];
+            if (sscanf(buf, " %1s", tail) != 1)
+                continue;   /* blank or comment */
+        }
+        if (got != 2)
+            return err_set(e, ERR_BAD_INPUT, "params_line", "%s:%d: expected 'name = value'", filename, line);
+        char *end;
+        errno = 0;
+        double v = strtod(rest, &end);
+        if (*end || errno)
+            return err_set(e, ERR_BAD_INPUT, "params_value", "%s:%d: field '%s': '%s' is not a number", filename, line, name,
+                           rest);
+        err_info pe = {0};
+        if (params_set(p, name, v, &pe))
+            return err_set(e, ERR_BAD_INPUT, pe.rule, "%s:%d: %s", filename, line, pe.detail);
+    }
+    return ERR_OK;
+}
+
+int params_load(pipe_params *p, const char *path, err_info *e)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return err_set(e, ERR_BAD_INPUT, "params_open", "%s: %s", path, strerror(errno));
+    char *buf = malloc(1 << 16);
+    if (!buf) {
+        fclose(fp);
+        return err_set(e, ERR_IO, "out_of_memory", "params buffer");
+    }
+    size_t n = fread(buf, 1, (1 << 16) - 1, fp);
+    fclose(fp);
+    buf[n] = 0;
+    int rc = params_parse(p, buf, path, e);
+    free(buf);
+    return rc;
+}

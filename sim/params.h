@@ -1,0 +1,59 @@
+/* params: the named timing parameters of the pipeline simulator, with H100 defaults and
+ * where each default comes from. A parameter file overrides them:
+ *     # comment
+ *     hbm_bytes_per_ns = 2900      # any name of params_table, one per line
+ * `--gpu NAME` selects a built-in set ("h100" is the only one so far). */
+#ifndef TMASCOPE_PARAMS_H
+#define TMASCOPE_PARAMS_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pipe_params {
+    double sm_count;               /* SMs */
+    double clock_ghz;              /* SM clock under load */
+    double hbm_bytes_per_ns;       /* DRAM bandwidth, bytes read */
+    double l2_bytes_per_ns;        /* L2 hit bandwidth, all SMs together */
+    double tma_bytes_per_ns_sm;    /* one SM's TMA unit: bytes per ns it can move */
+    double hbm_latency_ns;         /* TMA load issue -> complete_tx, data from DRAM, idle machine */
+    double l2_latency_ns;          /* same, data in L2 */
+    double dsmem_latency_ns;       /* st.async / remote arrive into a cluster peer */
+    double tma_issue_ns;           /* warp time to issue one cp.async.bulk.tensor */
+    double arrive_ns;              /* warp time of an mbarrier arrive (local) */
+    double wake_ns;                /* phase completion -> a blocked try_wait returns */
+    double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
+    double smem_cycles_per_wavefront; /* shared-memory port cycles per wavefront */
+    double lsu_issue_cycles;       /* warp cycles per shared-memory instruction issue */
+    double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */
+    double mma_flops_per_cycle_smsp; /* dense FP16 tensor-core flops per cycle per sub-partition */
+    double store_latency_ns;       /* TMA store issue -> bulk wait_group returns */
+} pipe_params;
+
+typedef struct params_info {
+    const char *name;
+    size_t offset;                 /* into pipe_params */
+    double h100;                   /* default */
+    const char *unit;
+    const char *source;
+} params_info;
+
+const params_info *params_table(size_t *count);
+/* Fills *p with the named set ("h100"); ERR_BAD_INPUT names the allowed sets. */
+int params_defaults(const char *gpu, pipe_params *p, err_info *e);
+/* Sets one parameter by name (for overrides and --sweep). */
+int params_set(pipe_params *p, const char *name, double value, err_info *e);
+double params_get(const pipe_params *p, const char *name, int *found);
+/* Parses "name = value" lines; errors name FILE:LINE and the field. */
+int params_parse(pipe_params *p, const char *text, const char *filename, err_info *e);
+int params_load(pipe_params *p, const char *path, err_info *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

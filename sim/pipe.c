@@ -1,0 +1,809 @@
+#include "pipe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbar.h"
+
+/* ---------------------------------------------------------------- event heap */
+enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE };
+
+typedef struct sim_ev {
+    int64_t t;                   /* ps */
+    uint32_t seq;                /* FIFO among equal times: deterministic */
+    uint8_t type, flags;
+    uint16_t bar;
+    uint32_t target;             /* warp index (global) or CTA */
+    uint32_t bytes;
+    uint32_t iter;
+} sim_ev;
+
+typedef struct heap {
+    sim_ev *v;
+    size_t n, cap;
+    uint32_t seq;
+} heap;
+
+static int ev_less(const sim_ev *a, const sim_ev *b)
+{
+    return a->t < b->t || (a->t == b->t && (int32_t)(a->seq - b->seq) < 0);
+}
+
+static int heap_push(heap *h, sim_ev ev)
+{
+    if (h->n == h->cap)
+        return -1;
+    ev.seq = h->seq++;
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!ev_less(&ev, &h->v[p]))
+            break;
+        h->v[i] = h->v[p];
+        i = p;
+    }
+    h->v[i] = ev;
+    return 0;
+}
+
+static sim_ev heap_pop(heap *h)
+{
+    sim_ev top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && ev_less(&h->v[c + 1], &h->v[c]))
+            c++;
+        if (!ev_less(&h->v[c], &last))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n)
+        h->v[i] = last;
+    return top;
+}
+
+/* ---------------------------------------------------------------- state */
+enum { ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_AFTER_MATH, ST_DONE };
+enum { ACT_PRODUCE, ACT_CONSUME, ACT_FINISH };
+
+typedef struct warp {
+    uint32_t cta;
+    uint8_t idx, role, state, smsp;
+    uint8_t copier, consumer_rank, is_consumer, blocked;
+    uint32_t prod_j, cons_i, released;
+    int64_t wait_start, op_start;
+    int64_t wait_phase;
+    uint32_t wait_parity, wait_iter;
+    uint16_t wait_bar;
+    int64_t store_done;
+} warp;
+
+typedef struct cta_state {
+    uint32_t sm;
+    uint32_t warps_left;
+    int64_t end;
+    int started;
+} cta_state;
+
+typedef struct sim {
+    const pipe_desc *d;
+    const pipe_params *p;
+    trace *tr;
+    pipe_result *r;
+    heap h;
+    warp *w;
+    mbar *bar;                   /* ctas x 2*stages */
+    uint64_t *waiters;           /* ctas x 2*stages: bitmask of blocked warps */
+    cta_state *cta;
+    int64_t *tma_free, *port_free, *smsp_free;   /* per SM, per SM, per SM*4 */
+    int64_t mem_free;
+    uint32_t nw, nbar, sms, next_cta;
+    uint32_t *sm_slots;          /* free CTA slots per SM */
+    double ps_per_cycle;
+    double hbm_busy, tma_busy, port_busy, smsp_busy;
+    int64_t stage_filled_since[DESC_MAX_STAGES];
+    double stage_filled_ps;
+    int64_t now;
+    int trace_failed;
+} sim;
+
+static uint32_t full_bar(const sim *s, uint32_t stage)
+{
+    (void)s;
+    return stage;
+}
+static uint32_t empty_bar(const sim *s, uint32_t stage)
+{
+    return s->d->stages + stage;
+}
+
+static void emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t cta, uint8_t kind, uint32_t stage,
+                 uint32_t iter, uint32_t barrier, uint32_t phase, uint32_t bytes, uint8_t flags)
+{
+    s->r->trace_events++;
+    if (!s->tr || s->trace_failed)
+        return;
+    trace_event ev = {
+        .t_ns = t_ps / 1000,
+        .dur_ns = (uint32_t)(dur_ps > 0 ? (dur_ps + 999) / 1000 : 0),
+        .iteration = iter,
+        .bytes = bytes,
+        .cta = (uint16_t)cta,
+        .phase = (uint16_t)phase,
+        .sm = (uint8_t)s->cta[cta].sm,
+        .warp = w ? w->idx : 0xff,
+        .role = w ? w->role : TRACE_ROLE_TMA_UNIT,
+        .stage = (uint8_t)stage,
+        .kind = kind,
+        .barrier = (uint8_t)barrier,
+        .source = TRACE_SRC_SIM,
+        .flags = flags,
+    };
+    if (trace_push(s->tr, &ev, NULL) != ERR_OK)
+        s->trace_failed = 1;
+}
+
+static void note_finding(sim *s, const err_info *fe, uint32_t cta, const warp *w, uint32_t bar, uint32_t iter)
+{
+    if (s->r->findings++ == 0) {
+        s->r->first = *fe;
+        snprintf(s->r->chain, sizeof s->r->chain, "CTA %u warp %s%d (%s), iteration %u, barrier %s[%u]: %s", cta,
+                 w ? "" : "-", w ? (int)w->idx : 0, w ? trace_role_name((trace_role)w->role) : "TMA unit", iter,
+                 bar < s->d->stages ? "full" : "empty", bar % s->d->stages, fe->detail);
+    }
+}
+
+static void wake_waiters(sim *s, uint32_t cta, uint32_t b);
+
+/* Applies one mbarrier operation and handles a completed phase. */
+static void bar_op(sim *s, uint32_t cta, uint32_t b, const mbar_event *ev, const warp *w, uint32_t iter)
+{
+    mbar *m = &s->bar[(size_t)cta * s->nbar + b];
+    mbar_result res;
+    err_info fe = {0};
+    uint32_t phase_before = m->phase;
+    if (mbar_step(m, ev, m, &res, &fe) != ERR_OK)
+        note_finding(s, &fe, cta, w, b, iter);
+    if (res.phase_completed) {
+        uint32_t stage = b % s->d->stages;
+        int is_full = b < s->d->stages;
+        emit(s, s->now, 0, NULL, cta, TRACE_PHASE_COMPLETE, stage, iter, b, phase_before,
+             0, is_full ? TRACE_FLAG_FULL_BARRIER : 0);
+        if (cta == 0) {
+            if (is_full)
+                s->stage_filled_since[stage] = s->now;
+            else if (s->stage_filled_since[stage] >= 0 && phase_before > 0) {
+                s->stage_filled_ps += (double)(s->now - s->stage_filled_since[stage]);
+                s->stage_filled_since[stage] = -1;
+            }
+        }
+        wake_waiters(s, cta, b);
+    }
+}
+
+static void schedule_warp(sim *s, uint32_t wi, int64_t t)
+{
+    sim_ev ev = {.t = t, .type = EV_WARP, .target = wi};
+    heap_push(&s->h, ev);
+}
+
+/* try_wait.parity: passes now, or registers the warp as a waiter. */
+static int try_wait(sim *s, warp *w, uint32_t wi, uint32_t b, int64_t phase, uint32_t parity, uint32_t iter)
+{
+    mbar *m = &s->bar[(size_t)w->cta * s->nbar + b];
+    mbar_event ev = {.op = MBAR_TEST_WAIT, .parity = parity, .has_intended = 1, .intended_phase = phase};
+    mbar_result res;
+    err_info fe = {0};
+    if (mbar_step(m, &ev, m, &res, &fe) != ERR_OK)
+        note_finding(s, &fe, w->cta, w, b, iter);
+    if (res.wait_done)
+        return 1;
+    w->blocked = 1;
+    w->wait_start = s->now;
+    w->wait_bar = (uint16_t)b;
+    w->wait_phase = phase;
+    w->wait_parity = parity;
+    w->wait_iter = iter;
+    s->waiters[(size_t)w->cta * s->nbar + b] |= 1ull << w->idx;
+    (void)wi;
+    return 0;
+}
+
+static void account_wait(sim *s, warp *w, int64_t end)
+{
+    pipe_role_stats *rs = &s->r->role[w->role];
+    double ns = (double)(end - w->wait_start) / 1000.0;
+    if (w->wait_bar < s->d->stages)
+        rs->wait_full_ns += ns;
+    else
+        rs->wait_empty_ns += ns;
+    emit(s, w->wait_start, end - w->wait_start, w, w->cta, TRACE_WAIT, w->wait_bar % s->d->stages, w->wait_iter,
+         w->wait_bar, (uint32_t)(w->wait_phase < 0 ? 0 : w->wait_phase),
+         0, w->wait_bar < s->d->stages ? TRACE_FLAG_FULL_BARRIER : 0);
+}
+
+static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
+{
+    uint64_t *mask = &s->waiters[(size_t)cta * s->nbar + b];
+    uint64_t bits = *mask;
+    while (bits) {
+        uint32_t idx = (uint32_t)__builtin_ctzll(bits);
+        bits &= bits - 1;
+        uint32_t wi = cta * (s->d->producer_warps + s->d->consumer_warps) + idx;
+        warp *w = &s->w[wi];
+        mbar *m = &s->bar[(size_t)cta * s->nbar + b];
+        if (((m->phase & 1u) != w->wait_parity)) {
+            *mask &= ~(1ull << idx);
+            w->blocked = 0;
+            int64_t t = s->now + (int64_t)(s->p->wake_ns * 1000);
+            account_wait(s, w, t);
+            schedule_warp(s, wi, t);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- memory system */
+static int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma)
+{
+    const pipe_params *p = s->p;
+    int64_t t = start;
+    if (use_tma) {
+        if (s->tma_free[sm] > t)
+            t = s->tma_free[sm];
+        int64_t busy = (int64_t)(bytes * 1000.0 / p->tma_bytes_per_ns_sm);
+        s->tma_free[sm] = t + busy;
+        s->tma_busy += (double)busy;
+    }
+    int64_t g = t > s->mem_free ? t : s->mem_free;
+    double hbm_ps = bytes * (1.0 - l2_hit) * 1000.0 / p->hbm_bytes_per_ns;
+    double l2_ps = bytes * l2_hit * 1000.0 / p->l2_bytes_per_ns;
+    s->mem_free = g + (int64_t)(hbm_ps + l2_ps);
+    s->hbm_busy += hbm_ps + l2_ps;
+    int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
+    int64_t done = s->mem_free + lat;
+    if (use_tma && s->tma_free[sm] + lat > done)
+        done = s->tma_free[sm] + lat;
+    return done;
+}
+
+static double tensors_l2_hit(const pipe_desc *d)
+{
+    double bytes = 0, hit = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        bytes += d->tensors[t].tx_bytes;
+        hit += d->tensors[t].tx_bytes * d->tensors[t].l2_hit;
+    }
+    return bytes > 0 ? hit / bytes : 0;
+}
+
+/* ---------------------------------------------------------------- warp programs */
+static int next_action(const sim *s, const warp *w)
+{
+    const pipe_desc *d = s->d;
+    if (w->role == TRACE_ROLE_PRODUCER)
+        return w->prod_j < d->iterations ? ACT_PRODUCE : ACT_FINISH;
+    if (w->role == TRACE_ROLE_MIXED && w->copier && w->prod_j < d->iterations && w->prod_j < w->cons_i + d->stages - 1)
+        return ACT_PRODUCE;
+    return w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
+}
+
+static void release_upto(sim *s, warp *w, int64_t upto_excl)
+{
+    const pipe_desc *d = s->d;
+    if (d->never_release)
+        return;
+    for (; (int64_t)w->released < upto_excl; w->released++) {
+        uint32_t it = w->released, st = it % d->stages;
+        mbar_event ev = {.op = MBAR_ARRIVE, .count = 1, .has_intended = 1, .intended_phase = it / d->stages};
+        uint32_t base = w->cta - w->cta % d->cluster;
+        uint32_t n = d->multicast ? d->cluster : 1;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t target = d->multicast ? base + k : w->cta;
+            if (d->mode == PIPE_STASYNC)   /* the peer's producer wrote this stage */
+                target = base + ((w->cta - base) ^ 1u);
+            emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
+                 target != w->cta ? TRACE_FLAG_REMOTE : 0);
+            bar_op(s, target, empty_bar(s, st), &ev, w, it);
+        }
+    }
+}
+
+static void cta_finished(sim *s, uint32_t cta);
+
+static void warp_run(sim *s, uint32_t wi)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    warp *w = &s->w[wi];
+    pipe_role_stats *rs = &s->r->role[w->role];
+    for (;;) {
+        switch (w->state) {
+        case ST_NEXT: {
+            int act = next_action(s, w);
+            if (act == ACT_PRODUCE) {
+                w->state = ST_WAIT_EMPTY;
+                continue;
+            }
+            if (act == ACT_CONSUME) {
+                w->state = ST_WAIT_FULL;
+                continue;
+            }
+            if (w->is_consumer)
+                release_upto(s, w, d->iterations);
+            int64_t end = s->now > w->store_done ? s->now : w->store_done;
+            w->state = ST_DONE;
+            rs->other_ns += (double)(end - s->now) / 1000.0;
+            if (end > s->cta[w->cta].end)
+                s->cta[w->cta].end = end;
+            if (--s->cta[w->cta].warps_left == 0)
+                cta_finished(s, w->cta);
+            return;
+        }
+        case ST_WAIT_EMPTY: {
+            uint32_t j = w->prod_j, st = j % d->stages;
+            int64_t k = j / d->stages;
+            if (!try_wait(s, w, wi, empty_bar(s, st), k - 1, (uint32_t)((k - 1) & 1), j))
+                return;
+            w->state = ST_ISSUE;
+            continue;
+        }
+        case ST_ISSUE: {
+            uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
+            int64_t cost = 0;
+            if (d->mode == PIPE_CPASYNC) {
+                uint32_t bytes = d->copy_bytes / d->consumer_warps;
+                uint32_t instr = (bytes + 511) / 512;
+                cost = (int64_t)(instr * p->ldgsts_issue_cycles * s->ps_per_cycle);
+                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(d), 0);
+                emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
+                emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
+                     TRACE_FLAG_FULL_BARRIER);
+                sim_ev ev = {.t = done, .type = EV_CP_ARRIVE, .target = w->cta, .bar = (uint16_t)full_bar(s, st), .iter = j};
+                heap_push(&s->h, ev);
+            } else if (d->mode == PIPE_STASYNC) {
+                /* ld.global into registers first: the warp waits for its loads */
+                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(d), 0);
+                w->op_start = s->now;
+                w->state = ST_STAS_LOADED;
+                schedule_warp(s, wi, done);
+                return;
+            } else {
+                uint32_t base = w->cta - w->cta % d->cluster;
+                mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
+                                 .intended_phase = k};
+                emit(s, s->now, 0, w, w->cta, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
+                     TRACE_FLAG_FULL_BARRIER);
+                bar_op(s, w->cta, full_bar(s, st), &ex, w, j);
+                cost = (int64_t)(p->arrive_ns * 1000);
+                for (uint32_t t = 0; t < d->ntensors; t++) {
+                    uint32_t bytes = d->tensors[t].tx_bytes;
+                    uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
+                    cost += (int64_t)(p->tma_issue_ns * 1000);
+                    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, d->tensors[t].l2_hit, 1);
+                    emit(s, s->now + cost, 0, w, w->cta, TRACE_TMA_ISSUE, st, j, full_bar(s, st), k, slice,
+                         d->multicast ? TRACE_FLAG_MULTICAST : 0);
+                    emit(s, s->now + cost, done - s->now - cost, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k,
+                         slice, TRACE_FLAG_FULL_BARRIER | (d->multicast ? TRACE_FLAG_MULTICAST : 0));
+                    uint32_t n = d->multicast ? d->cluster : 1;
+                    for (uint32_t c = 0; c < n; c++) {
+                        uint32_t target = d->multicast ? base + c : w->cta;
+                        sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = target, .bar = (uint16_t)full_bar(s, st),
+                                     .bytes = slice, .iter = j,
+                                     .flags = (uint8_t)(target != w->cta ? TRACE_FLAG_REMOTE : 0)};
+                        heap_push(&s->h, ev);
+                    }
+                }
+            }
+            rs->issue_ns += (double)cost / 1000.0;
+            w->prod_j++;
+            w->state = ST_NEXT;
+            schedule_warp(s, wi, s->now + cost);
+            return;
+        }
+        case ST_STAS_LOADED: {
+            uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
+            uint32_t base = w->cta - w->cta % d->cluster, peer = base + ((w->cta - base) ^ 1u);
+            rs->other_ns += (double)(s->now - w->op_start) / 1000.0;
+            mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
+                             .intended_phase = k};
+            emit(s, s->now, 0, w, peer, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
+                 TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
+            bar_op(s, peer, full_bar(s, st), &ex, w, j);
+            uint32_t instr = (d->copy_bytes + 511) / 512;   /* 16 bytes per lane */
+            int64_t cost = (int64_t)(instr * p->lsu_issue_cycles * s->ps_per_cycle + p->arrive_ns * 1000);
+            int64_t done = s->now + cost + (int64_t)(p->dsmem_latency_ns * 1000);
+            emit(s, s->now, done - s->now, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
+                 TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
+            sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = peer, .bar = (uint16_t)full_bar(s, st),
+                         .bytes = d->copy_bytes, .iter = j, .flags = TRACE_FLAG_REMOTE};
+            heap_push(&s->h, ev);
+            rs->issue_ns += (double)cost / 1000.0;
+            w->prod_j++;
+            w->state = ST_NEXT;
+            schedule_warp(s, wi, s->now + cost);
+            return;
+        }
+        case ST_WAIT_FULL: {
+            uint32_t i = w->cons_i, st = i % d->stages;
+            int64_t k = i / d->stages;
+            uint32_t parity = (uint32_t)((k + d->wait_parity_offset) & 1);
+            if (!try_wait(s, w, wi, full_bar(s, st), k, parity, i))
+                return;
+            w->state = ST_READ;
+            continue;
+        }
+        case ST_READ: {
+            uint32_t i = w->cons_i, st = i % d->stages;
+            w->state = ST_MATH;
+            if (d->read_wavefronts) {
+                uint32_t sm = s->cta[w->cta].sm;
+                int64_t start = s->now > s->port_free[sm] ? s->now : s->port_free[sm];
+                int64_t port = (int64_t)(d->read_wavefronts * p->smem_cycles_per_wavefront * s->ps_per_cycle);
+                int64_t issue = (int64_t)(d->read_instructions * p->lsu_issue_cycles * s->ps_per_cycle);
+                s->port_free[sm] = start + port;
+                s->port_busy += (double)port;
+                int64_t end = start + (port > issue ? port : issue);
+                rs->read_ns += (double)(end - s->now) / 1000.0;
+                emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
+                     (uint32_t)d->read_bytes, 0);
+                schedule_warp(s, wi, end);
+                return;
+            }
+            continue;
+        }
+        case ST_MATH: {
+            uint32_t i = w->cons_i, st = i % d->stages;
+            w->state = ST_AFTER_MATH;
+            if (d->math != PIPE_MATH_NONE && d->math_amount) {
+                uint32_t sm = s->cta[w->cta].sm;
+                int64_t *pipe_free = &s->smsp_free[sm * 4 + w->smsp];
+                int64_t start = s->now > *pipe_free ? s->now : *pipe_free;
+                double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
+                                                         : (double)d->math_amount / p->mma_flops_per_cycle_smsp;
+                int64_t dur = (int64_t)(cycles * s->ps_per_cycle);
+                *pipe_free = start + dur;
+                s->smsp_busy += (double)dur;
+                int64_t end = start + dur;
+                rs->math_ns += (double)(end - s->now) / 1000.0;
+                emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
+                schedule_warp(s, wi, end);
+                return;
+            }
+            continue;
+        }
+        case ST_AFTER_MATH: {
+            uint32_t i = w->cons_i;
+            int64_t cost = 0;
+            if ((int64_t)i - (int64_t)d->release_lag >= 0) {
+                uint32_t before = w->released;
+                release_upto(s, w, (int64_t)i - d->release_lag + 1);
+                cost += (int64_t)((w->released - before) * p->arrive_ns * 1000);
+            }
+            if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0) {
+                int64_t c = (int64_t)(p->tma_issue_ns * 1000);
+                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes, 0, 1) +
+                               (int64_t)((p->store_latency_ns - p->hbm_latency_ns) * 1000);
+                if (done < s->now + c)
+                    done = s->now + c;
+                emit(s, s->now + c, done - s->now - c, w, w->cta, TRACE_TMA_STORE, i % d->stages, i, 0, 0, d->store_bytes, 0);
+                if (done > w->store_done)
+                    w->store_done = done;
+                cost += c;
+            }
+            rs->issue_ns += (double)cost / 1000.0;
+            w->cons_i++;
+            w->state = ST_NEXT;
+            if (cost) {
+                schedule_warp(s, wi, s->now + cost);
+                return;
+            }
+            continue;
+        }
+        default:
+            return;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- CTAs */
+static void cta_start(sim *s, uint32_t c, uint32_t sm)
+{
+    const pipe_desc *d = s->d;
+    cta_state *cs = &s->cta[c];
+    cs->sm = sm;
+    cs->started = 1;
+    cs->warps_left = d->producer_warps + d->consumer_warps;
+    mbar_event fi = {.op = MBAR_INIT, .count = d->full_count}, ei = {.op = MBAR_INIT, .count = d->empty_count};
+    for (uint32_t st = 0; st < d->stages; st++) {
+        bar_op(s, c, full_bar(s, st), &fi, NULL, 0);
+        bar_op(s, c, empty_bar(s, st), &ei, NULL, 0);
+    }
+    uint32_t per = d->producer_warps + d->consumer_warps;
+    for (uint32_t k = 0; k < per; k++)
+        schedule_warp(s, c * per + k, s->now);
+}
+
+static void cta_finished(sim *s, uint32_t cta)
+{
+    uint32_t sm = s->cta[cta].sm;
+    /* Clusters are launched together in the first wave only; later waves start per CTA. */
+    if (s->next_cta < s->d->ctas) {
+        int64_t saved = s->now;
+        s->now = s->cta[cta].end > s->now ? s->cta[cta].end : s->now;
+        cta_start(s, s->next_cta++, sm);
+        s->now = saved;
+    }
+}
+
+/* ---------------------------------------------------------------- deadlock story */
+static void explain_deadlock(sim *s)
+{
+    const pipe_desc *d = s->d;
+    uint32_t per = d->producer_warps + d->consumer_warps;
+    char *out = s->r->chain;
+    size_t cap = sizeof s->r->chain, len = 0;
+    uint32_t blocked = 0, first = UINT32_MAX;
+    for (uint32_t wi = 0; wi < s->nw; wi++)
+        if (s->w[wi].blocked) {
+            blocked++;
+            if (first == UINT32_MAX)
+                first = wi;
+        }
+    len += (size_t)snprintf(out + len, cap - len, "%u warp(s) blocked forever. ", blocked);
+    uint8_t seen[DESC_MAX_WARPS] = {0};
+    uint32_t wi = first;
+    for (int hop = 0; hop < 6 && wi != UINT32_MAX && len < cap; hop++) {
+        warp *w = &s->w[wi];
+        if (seen[w->idx]) {
+            len += (size_t)snprintf(out + len, cap - len, "-> back to warp %u: a cycle.", w->idx);
+            break;
+        }
+        seen[w->idx] = 1;
+        const mbar *m = &s->bar[(size_t)w->cta * s->nbar + w->wait_bar];
+        int is_full = w->wait_bar < d->stages;
+        len += (size_t)snprintf(out + len, cap - len,
+                                "CTA %u warp %u (%s) waits %s[%u] phase %lld (iteration %u, parity %u): barrier at phase %u, "
+                                "%d of %d arrivals missing, tx-count %d; ",
+                                w->cta, w->idx, trace_role_name((trace_role)w->role), is_full ? "full" : "empty",
+                                w->wait_bar % d->stages, (long long)w->wait_phase, w->wait_iter, w->wait_parity, m->phase,
+                                m->pending, m->expected, m->tx);
+        if (len >= cap)
+            break;
+        if (m->pending == 0 && m->tx != 0) {
+            len += (size_t)snprintf(out + len, cap - len,
+                                    "all arrivals are in but %d bytes %s (expect_tx %u vs %u bytes the copies deliver). ",
+                                    m->tx < 0 ? -m->tx : m->tx, m->tx > 0 ? "never arrive" : "arrived beyond the expected",
+                                    d->expect_tx, d->copy_bytes);
+            break;
+        }
+        /* who arrives on this barrier */
+        uint32_t next = UINT32_MAX;
+        const char *who = is_full ? (d->mode == PIPE_CPASYNC ? "the copying warps" : "the producer")
+                                  : "the consumer warps";
+        uint32_t base = w->cta * per;
+        for (uint32_t k = 0; k < per; k++) {
+            warp *a = &s->w[base + k];
+            int arrives = is_full ? (a->role == TRACE_ROLE_PRODUCER || a->copier) : a->is_consumer;
+            if (!arrives || k == w->idx)
+                continue;
+            if (a->blocked) {
+                next = base + k;
+                break;
+            }
+        }
+        if (!is_full && d->never_release) {
+            len += (size_t)snprintf(out + len, cap - len, "the consumers never release a stage (consumer.release: false). ");
+            break;
+        }
+        if (next == UINT32_MAX) {
+            len += (size_t)snprintf(out + len, cap - len, "arrivals come from %s, which finished or arrived already%s. ",
+                                    who,
+                                    m->expected > 1 ? ": the init count exceeds the arrivals per phase" : "");
+            break;
+        }
+        len += (size_t)snprintf(out + len, cap - len, "its arrivals come from %s: ", who);
+        wi = next;
+    }
+}
+
+/* ---------------------------------------------------------------- run */
+int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e)
+{
+    pipe_params defaults;
+    const pipe_params *p = o && o->params ? o->params : NULL;
+    if (!p) {
+        params_defaults("h100", &defaults, NULL);
+        p = &defaults;
+    }
+    memset(r, 0, sizeof *r);
+    if (d->copy_bytes == 0 || d->stages == 0)
+        return err_set(e, ERR_BAD_INPUT, "desc_not_derived", "call pipe_desc_derive before pipe_run");
+    sim s = {.d = d, .p = p, .tr = o ? o->out : NULL, .r = r};
+    uint32_t per = d->producer_warps + d->consumer_warps;
+    s.nw = d->ctas * per;
+    s.nbar = 2 * d->stages;
+    s.sms = (uint32_t)p->sm_count;
+    if (s.sms < 1)
+        s.sms = 1;
+    s.ps_per_cycle = 1000.0 / p->clock_ghz;
+    size_t heap_cap = (size_t)d->ctas * (per + (size_t)d->stages * (d->ntensors * d->cluster + per) + 4) + 64;
+    s.h.v = malloc(heap_cap * sizeof *s.h.v);
+    s.h.cap = heap_cap;
+    s.w = calloc(s.nw, sizeof *s.w);
+    s.bar = calloc((size_t)d->ctas * s.nbar, sizeof *s.bar);
+    s.waiters = calloc((size_t)d->ctas * s.nbar, sizeof *s.waiters);
+    s.cta = calloc(d->ctas, sizeof *s.cta);
+    s.tma_free = calloc(s.sms, sizeof(int64_t));
+    s.port_free = calloc(s.sms, sizeof(int64_t));
+    s.smsp_free = calloc((size_t)s.sms * 4, sizeof(int64_t));
+    int rc = ERR_OK;
+    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.port_free || !s.smsp_free) {
+        rc = err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
+        goto out;
+    }
+    for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)
+        s.stage_filled_since[st] = -1;
+    if (s.tr && d->ctas * (uint64_t)d->iterations * per < (1u << 26))
+        trace_reserve(s.tr, (size_t)(d->ctas * (uint64_t)d->iterations * per * 6), NULL);
+    if (s.tr) {
+        snprintf(s.tr->name, sizeof s.tr->name, "%s", d->name);
+        snprintf(s.tr->gpu, sizeof s.tr->gpu, "H100 SXM (sim)");
+    }
+    for (uint32_t c = 0; c < d->ctas; c++)
+        for (uint32_t k = 0; k < per; k++) {
+            warp *w = &s.w[c * per + k];
+            w->cta = c;
+            w->idx = (uint8_t)k;
+            w->smsp = (uint8_t)(k % 4);
+            if (k < d->producer_warps) {
+                w->role = TRACE_ROLE_PRODUCER;
+            } else {
+                w->is_consumer = 1;
+                w->consumer_rank = (uint8_t)(k - d->producer_warps);
+                w->role = (d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC) ? TRACE_ROLE_MIXED : TRACE_ROLE_CONSUMER;
+                w->copier = d->mode == PIPE_CPASYNC || (d->mode == PIPE_MULTISTAGE && w->consumer_rank == 0);
+            }
+            r->role[w->role].warps++;
+        }
+    uint32_t slots = s.sms * d->ctas_per_sm;
+    uint32_t first_wave = d->ctas < slots ? d->ctas : slots;
+    first_wave -= first_wave % d->cluster;
+    if (first_wave == 0)
+        first_wave = d->cluster;
+    for (uint32_t c = 0; c < first_wave; c++)
+        cta_start(&s, c, c % s.sms);
+    s.next_cta = first_wave;
+
+    while (s.h.n) {
+        sim_ev ev = heap_pop(&s.h);
+        s.now = ev.t;
+        r->sim_events++;
+        switch (ev.type) {
+        case EV_WARP:
+            warp_run(&s, ev.target);
+            break;
+        case EV_COMPLETE_TX: {
+            mbar_event m = {.op = MBAR_COMPLETE_TX, .tx = (int32_t)ev.bytes};
+            uint32_t st = ev.bar % d->stages;
+            emit(&s, s.now, 0, NULL, ev.target, TRACE_BAR_COMPLETE_TX, st, ev.iter, ev.bar,
+                 ev.iter / d->stages, ev.bytes, TRACE_FLAG_FULL_BARRIER | ev.flags);
+            bar_op(&s, ev.target, ev.bar, &m, NULL, ev.iter);
+            break;
+        }
+        case EV_CP_ARRIVE: {
+            /* cp.async.mbarrier.arrive.noinc: the warp's copies landed */
+            mbar_event m = {.op = MBAR_ARRIVE, .count = 1, .has_intended = 1, .intended_phase = ev.iter / d->stages};
+            emit(&s, s.now, 0, NULL, ev.target, TRACE_BAR_ARRIVE, ev.bar % d->stages, ev.iter, ev.bar,
+                 ev.iter / d->stages, 0, TRACE_FLAG_FULL_BARRIER);
+            bar_op(&s, ev.target, ev.bar, &m, NULL, ev.iter);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    int64_t end = 0;
+    for (uint32_t c = 0; c < d->ctas; c++)
+        if (s.cta[c].end > end)
+            end = s.cta[c].end;
+    for (uint32_t wi = 0; wi < s.nw; wi++)
+        if (s.w[wi].state != ST_DONE) {
+            r->deadlock = 1;
+            if (s.now > end)
+                end = s.now;
+        }
+    if (r->deadlock) {
+        /* close open waits so the trace shows the hang */
+        for (uint32_t wi = 0; wi < s.nw; wi++)
+            if (s.w[wi].blocked) {
+                warp *w = &s.w[wi];
+                emit(&s, w->wait_start, end - w->wait_start, w, w->cta, TRACE_WAIT, w->wait_bar % d->stages,
+                     w->wait_iter, w->wait_bar, (uint32_t)(w->wait_phase < 0 ? 0 : w->wait_phase), 0,
+                     (w->wait_bar < d->stages ? TRACE_FLAG_FULL_BARRIER : 0) | TRACE_FLAG_TIMEOUT);
+            }
+        explain_deadlock(&s);
+    }
+    r->kernel_ns = (end + 999) / 1000;
+    double kernel_ps = end > 0 ? (double)end : 1;
+    uint32_t sms_used = d->ctas < s.sms ? d->ctas : s.sms;
+    r->hbm_util = s.hbm_busy / kernel_ps;
+    r->tma_util = s.tma_busy / (kernel_ps * sms_used);
+    r->smem_util = s.port_busy / (kernel_ps * sms_used);
+    r->math_util = s.smsp_busy / (kernel_ps * sms_used * (per < 4 ? per : 4));
+    for (uint32_t st = 0; st < d->stages; st++)
+        if (s.stage_filled_since[st] >= 0)
+            s.stage_filled_ps += (double)(end - s.stage_filled_since[st]);
+    r->stages_filled_avg = s.stage_filled_ps / kernel_ps;
+    for (int k = 0; k < 3; k++) {
+        pipe_role_stats *rs = &r->role[k];
+        rs->busy_ns = rs->issue_ns + rs->read_ns + rs->math_ns;
+        double total = (double)rs->warps * (double)r->kernel_ns;
+        double rest = total - rs->busy_ns - rs->wait_full_ns - rs->wait_empty_ns;
+        rs->other_ns = rest > 0 ? rest : 0;
+    }
+    if (s.trace_failed)
+        rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
+    if (s.tr) {
+        s.tr->kernel_ns = r->kernel_ns;
+        trace_sort(s.tr);
+    }
+
+    /* the bottleneck, in one sentence */
+    const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
+                                                                                                   : TRACE_ROLE_CONSUMER];
+    double ctime = (double)cons->warps * (double)(r->kernel_ns ? r->kernel_ns : 1);
+    double wf = cons->wait_full_ns / ctime, busy = cons->busy_ns / ctime;
+    if (r->deadlock) {
+        r->bottleneck_kind = "hang";
+        snprintf(r->bottleneck, sizeof r->bottleneck, "hang: the pipeline deadlocks (%.250s)", r->chain);
+    } else if (r->hbm_util > 0.75) {
+        r->bottleneck_kind = "memory";
+        snprintf(r->bottleneck, sizeof r->bottleneck,
+                 "memory: L2/HBM is busy %.0f%% of the kernel and consumers wait on full barriers %.0f%% of their time.",
+                 100 * r->hbm_util, 100 * wf);
+    } else if (busy > 0.6 || r->math_util > 0.75 || r->smem_util > 0.75) {
+        r->bottleneck_kind = "compute";
+        snprintf(r->bottleneck, sizeof r->bottleneck,
+                 "compute: consumers are busy %.0f%% of their time (math %.0f%%, shared-memory reads %.0f%%; "
+                 "%.2fx the ideal wavefronts) while L2/HBM is busy %.0f%%.",
+                 100 * busy, 100 * cons->math_ns / ctime, 100 * cons->read_ns / ctime,
+                 d->read_ideal_wavefronts ? (double)d->read_wavefronts / (double)d->read_ideal_wavefronts : 1.0,
+                 100 * r->hbm_util);
+    } else if (wf > 0.3) {
+        r->bottleneck_kind = "latency";
+        snprintf(r->bottleneck, sizeof r->bottleneck,
+                 "latency: consumers wait on full barriers %.0f%% of their time while L2/HBM is only %.0f%% busy: "
+                 "%u stage(s) in flight do not cover the ~%.0f ns copy latency.",
+                 100 * wf, 100 * r->hbm_util, d->stages, p->hbm_latency_ns);
+    } else {
+        r->bottleneck_kind = "synchronization";
+        snprintf(r->bottleneck, sizeof r->bottleneck,
+                 "synchronization: consumers are busy only %.0f%% and wait on barriers %.0f%% (full) / %.0f%% (empty); "
+                 "arrive and wake-up costs dominate.",
+                 100 * busy, 100 * wf, 100 * cons->wait_empty_ns / ctime);
+    }
+out:
+    free(s.h.v);
+    free(s.w);
+    free(s.bar);
+    free(s.waiters);
+    free(s.cta);
+    free(s.tma_free);
+    free(s.port_free);
+    free(s.smsp_free);
+    return rc;
+}
+
+int pipe_verdict(const pipe_result *r, err_info *e)
+{
+    if (r->findings)
+        return err_set(e, ERR_FINDING, r->first.rule, "%s", r->chain);
+    if (r->deadlock)
+        return err_set(e, ERR_FINDING, "deadlock", "%s", r->chain);
+    return ERR_OK;
+}

@@ -1,0 +1,65 @@
+/* pipe: discrete-event simulator of a described async-copy pipeline on an H100.
+ *
+ * Actors are warps (state machines over the description's program), the TMA unit and the
+ * shared-memory port of each SM, the SM sub-partitions' math pipes, and one memory
+ * system (L2 + HBM bandwidth) shared by all SMs. Barriers are mbar.h state, stepped
+ * with mbar_step, so the protocol check and the timing run are the same simulation.
+ * Time is integer picoseconds inside, nanoseconds in the trace. The hot path
+ * allocates nothing: events live in a preallocated binary heap. */
+#ifndef TMASCOPE_PIPE_H
+#define TMASCOPE_PIPE_H
+
+#include <stdint.h>
+
+#include "desc.h"
+#include "err.h"
+#include "params.h"
+#include "trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pipe_opts {
+    const pipe_params *params;   /* NULL: H100 defaults */
+    trace *out;                  /* NULL: no trace (faster) */
+} pipe_opts;
+
+typedef struct pipe_role_stats {
+    uint32_t warps;
+    double busy_ns;              /* issue + reads + math, summed over the role's warps */
+    double read_ns, math_ns, issue_ns;
+    double wait_full_ns, wait_empty_ns;  /* stalled in try_wait */
+    double other_ns;             /* waiting for resources (port, math pipe), stores, finished early */
+} pipe_role_stats;
+
+typedef struct pipe_result {
+    int64_t kernel_ns;
+    uint64_t sim_events;         /* discrete events processed */
+    uint64_t trace_events;
+    /* protocol */
+    int deadlock;                /* warps blocked forever */
+    uint32_t findings;           /* mbarrier misuses (first one in `first`) */
+    err_info first;
+    char chain[1024];            /* deadlock: who waits on whom; finding: where */
+    /* timing */
+    pipe_role_stats role[3];     /* producer, consumer, mixed (trace_role order) */
+    double hbm_util, tma_util, smem_util, math_util;
+    double stages_filled_avg;    /* CTA 0: time-averaged number of stages holding data */
+    const char *bottleneck_kind; /* "memory", "compute", "latency", "synchronization", "hang" */
+    char bottleneck[320];        /* one sentence */
+} pipe_result;
+
+/* Runs the description to completion or deadlock. ERR_OK for a run (findings and
+ * deadlocks are reported in *r, not as errors); ERR_BAD_INPUT / ERR_IO otherwise. */
+int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e);
+
+/* Protocol verdict of a finished run: ERR_OK, or ERR_FINDING with e->rule/detail
+ * explaining the first finding or the deadlock. */
+int pipe_verdict(const pipe_result *r, err_info *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
