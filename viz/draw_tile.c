@@ -378,6 +378,8 @@ static double draw_legend(cairo_t *cr, const view_tile *v, int has_padding, int 
         y += LEGEND_LINE;
         uint32_t per_group = v->elem_bits ? 128u / v->elem_bits : 0;
         for (uint32_t gi = 0; gi < VIEW_PALETTE; gi++) {
+            if (!(v->colour_mask >> gi & 1u))
+                continue;
             if (per_group)
                 snprintf(buf, sizeof buf, "c%u-%u", gi * per_group, gi * per_group + per_group - 1);
             else
@@ -458,6 +460,7 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
     for (uint32_t i = 1; i < count; i++) {
         merged.has_plan |= views[i].has_plan;
         merged.has_instr |= views[i].has_instr;
+        merged.colour_mask |= views[i].colour_mask;
         if (!merged.elem_bits)
             merged.elem_bits = views[i].elem_bits;
     }

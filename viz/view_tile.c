@@ -191,6 +191,7 @@ int view_tile_build_plan(view_tile *v, const tm_plan *plan, const bank_instr *in
     }
     for (uint32_t g = 0; g < VIEW_PALETTE; g++)
         v->colour_groups += used_groups >> g & 1u;
+    v->colour_mask = used_groups;
 
     if (instr) {
         rc = attach_instr(v, instr, result, e);

@@ -78,6 +78,7 @@ typedef struct view_tile {
     uint32_t nrows;              /* rows shown */
     view_row *row;               /* nrows entries */
     uint32_t colour_groups;      /* distinct colour indices in use (legend entries) */
+    uint32_t colour_mask;        /* bit i: colour index i is in use */
 
     int has_instr;
     bank_instr instr;
