@@ -1,0 +1,62 @@
+#!/bin/bash
+# Builds hw/ on the GPU machine, runs the GPU checks through tmahw (Criterion is
+# not installed there; tests/test_hw.c runs the same checks where it is), records
+# the whole validation corpus, and prints a short table last.
+#   bash hw/gpu-check.sh            (results under $OUT, or /tmp/tmahw-out)
+set -u
+OUT=${OUT:-/tmp/tmahw-out}
+mkdir -p "$OUT"
+LOG="$OUT/gpu-check.log"
+exec > >(tee "$LOG") 2>&1
+BUILD=${BUILD:-build}
+T=$BUILD/rel/tmahw
+pass=0; fail=0; results=()
+check() { # name, expected exit, grep pattern (or -), command...
+    local name=$1 want=$2 pat=$3; shift 3
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" = "$want" ] && { [ "$pat" = - ] || grep -qE -- "$pat" <<<"$out"; }; then
+        pass=$((pass+1)); results+=("PASS $name")
+    else
+        fail=$((fail+1)); results+=("FAIL $name (exit $rc, wanted $want, pattern '$pat')")
+        echo "---- $name output:"; echo "$out" | tail -n 20
+    fi
+}
+
+echo "== device"; nvidia-smi -L 2>&1 | head -2; nvcc --version | tail -1
+echo "== build"
+make BUILD="$BUILD" hw -j8 >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log"; echo "BUILD FAILED"; exit 2; }
+rm -f "$OUT/build.log"
+echo "== smoke"; timeout 120 "$T" smoke | cut -c1-400 | head -n 40
+
+echo "== GPU checks"
+# Facts from the documentation, checked on the hardware (not model outputs):
+# one warp reading 32 consecutive words: 1 wavefront, 0 conflicts.
+check bank_lds32_consecutive 0 'wavefronts 1, conflicts 0' \
+    "$T" bank --op lds32 --addr 0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124
+# 32 lanes, one bank, 32 different words: 32 wavefronts, 31 conflicts.
+check bank_lds32_same_bank 0 'wavefronts 32, conflicts 31' \
+    "$T" bank --op lds32 --addr $(seq -s, 0 128 3968)
+# all lanes one word: broadcast, 1 wavefront.
+check bank_lds32_broadcast 0 'wavefronts 1, conflicts 0' "$T" bank --op lds32 --addr 64
+# 128-bit consecutive: 512 bytes, 4 wavefronts (ideal), 0 conflicts.
+check bank_lds128_consecutive 0 'wavefronts 4, conflicts 0' "$T" bank --op lds128 --addr $(seq -s, 0 16 496)
+# ldmatrix.x4 on 32 consecutive 16-byte rows: one wavefront per matrix.
+check bank_ldsm_x4_consecutive 0 'wavefronts 4, conflicts 0' "$T" bank --op ldsm.x4 --addr $(seq -s, 0 16 496)
+# TMA: 128B-swizzled f16 64x64 tile, destination 1024-aligned and 128*3 into a block.
+check layout_128B_aligned 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,64 --swizzle 128B --coords 64,32
+check layout_128B_offset384 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,16 --swizzle 128B --coords 0,8 --smem-address 0x580
+check layout_oob_negative 0 'agree' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3
+check layout_store 0 'agree' "$T" layout --store --dtype f16 --dims 128,64 --box 32,8 --swizzle 64B --coords 32,4
+# driver rejects boxDim 257 (documented limit 256); the model must say so too.
+check encode_box_257_rejected 1 'driver: rejected' "$T" layout --dtype f16 --dims 512,512 --box 8,257
+check encode_atom_swizzle_rejected 1 'driver: rejected' "$T" layout --dtype f16 --dims 256,32 --box 64,8 --swizzle 128B_atom_32B
+
+echo "== validate (full corpus)"
+timeout 540 "$T" validate --out "$OUT/validation"
+vrc=$?
+ls -la "$OUT/validation"
+
+echo "== GPU checks"
+printf '%s\n' "${results[@]}"
+echo "checks: $pass passed, $fail failed; validate exit $vrc"
