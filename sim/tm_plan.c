@@ -208,7 +208,12 @@ int tm_plan_foreach(const tm_plan *p, tm_element_fn fn, void *user)
     const uint32_t loaded0 = p->loaded[0];
     const int64_t c0 = p->copy.coords[0], step0 = p->step[0];
     const uint64_t dim0 = d->dims[0];
-    const tm_swizzle sw = d->swizzle;
+    /* tm_swizzle_address as one branch-free formula: a ^ (((a >> 7) & m) << sh) ^
+     * (((a >> 7) & flip) << 3); checked against it by the property tests. */
+    static const uint32_t sw_m[TM_SWIZZLE_COUNT] = {0, 1, 3, 7, 3, 3, 1};
+    static const uint32_t sw_sh[TM_SWIZZLE_COUNT] = {4, 4, 4, 4, 5, 5, 6};
+    static const uint32_t sw_flip[TM_SWIZZLE_COUNT] = {0, 0, 0, 0, 0, 1, 0};
+    const uint32_t m = sw_m[d->swizzle], sh = sw_sh[d->swizzle], flip = sw_flip[d->swizzle];
     const int whole_bytes = p->elem_bits >= 8;
     const uint32_t ebytes = p->elem_bits >> 3;
     for (uint32_t row = 0; row < p->rows; row++) {
@@ -225,7 +230,8 @@ int tm_plan_foreach(const tm_plan *p, tm_element_fn fn, void *user)
             el.coord[0] = coord0;
             el.oob = outer_oob | (coord0 < 0) | ((uint64_t)coord0 >= dim0);
             if (whole_bytes) {
-                el.smem_address = tm_swizzle_address(sw, row_base + i0 * ebytes);
+                uint32_t a = row_base + i0 * ebytes;
+                el.smem_address = a ^ (((a >> 7) & m) << sh) ^ (((a >> 7) & flip) << 3);
                 el.global_offset = row_goff + (uint64_t)(coord0 * (int64_t)ebytes);
             } else {
                 idx[0] = i0; /* packed types: rare, so the general path */
