@@ -103,6 +103,11 @@ int mbar_step(const mbar *in, const mbar_event *ev, mbar *out, mbar_result *r, e
         break;
     case MBAR_COMPLETE_TX:
         if ((rc = check_tx((int64_t)m.tx - ev->tx, in, ev, e)) == ERR_OK) {
+            if (ev->has_intended && ev->intended_phase != (int64_t)m.phase)
+                rc = err_set(e, ERR_FINDING, "mbar_tx_wrong_phase",
+                             "complete_tx of %d bytes meant for phase %lld landed on phase %u: the phase completed before "
+                             "all its bytes arrived (expect_tx smaller than the bytes the copies deliver)",
+                             ev->tx, (long long)ev->intended_phase, m.phase);
             m.tx -= ev->tx;
             if (m.pending == 0 && m.tx == 0) {
                 m.phase++;

@@ -688,7 +688,8 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
             warp_run(&s, ev.target);
             break;
         case EV_COMPLETE_TX: {
-            mbar_event m = {.op = MBAR_COMPLETE_TX, .tx = (int32_t)ev.bytes};
+            mbar_event m = {.op = MBAR_COMPLETE_TX, .tx = (int32_t)ev.bytes, .has_intended = 1,
+                            .intended_phase = ev.iter / d->stages};
             uint32_t st = ev.bar % d->stages;
             emit(&s, s.now, 0, NULL, ev.target, TRACE_BAR_COMPLETE_TX, st, ev.iter, ev.bar,
                  ev.iter / d->stages, ev.bytes, TRACE_FLAG_FULL_BARRIER | ev.flags);

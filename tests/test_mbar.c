@@ -274,3 +274,14 @@ Test(mbar, cpasync_groups_wait_prior)
     mbar_cp_event bad2 = {.op = MBAR_CP_COPY, .n = 12};
     cr_assert_eq(mbar_cpasync_step(&s, &bad2, &s, NULL, &e), ERR_FINDING);
 }
+
+Test(mbar, complete_tx_landing_on_a_later_phase)
+{
+    init(1);
+    step(MBAR_ARRIVE_EXPECT_TX, 0, 16384);           /* expect one box */
+    step(MBAR_COMPLETE_TX, 0, 16384);                /* phase 0 completes */
+    mbar_event ev = {.op = MBAR_COMPLETE_TX, .tx = 16384, .has_intended = 1, .intended_phase = 0};
+    cr_assert_eq(mbar_step(&m, &ev, &m, &r, &e), ERR_FINDING, "second box of phase 0 lands on phase 1");
+    cr_assert_str_eq(e.rule, "mbar_tx_wrong_phase");
+    cr_assert_eq(m.tx, -16384);
+}

@@ -1,9 +1,262 @@
-/* PLACEHOLDER: replaced by the module's owner. */
+/* tmasim sim DESC -o TRACE: predicted time, per-role breakdown, bottleneck, trace. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
 #include "cmds.h"
+#include "desc.h"
+#include "params.h"
+#include "pipe.h"
+#include "trace.h"
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100] [--params FILE] [--sweep KEY=V1,V2,...]\n"
+            "                  [--format table|csv|json] [--params-list]\n"
+            "\n"
+            "Simulates the described pipeline on an H100 (discrete events: warps, per-SM TMA unit and\n"
+            "shared-memory port, shared L2/HBM bandwidth, latencies, wake-up costs, bank-conflict\n"
+            "wavefronts of the consumers' reads) and prints the predicted kernel time, the busy and\n"
+            "stalled time of each role, the bottleneck, the stage occupancy; -o writes the trace\n"
+            "(traces/FORMAT.md).\n"
+            "  --params FILE   'name = value' lines overriding timing parameters (--params-list)\n"
+            "  --sweep KEY=... re-runs with KEY set to each value; KEY is stages, iterations, ctas,\n"
+            "                  ctas_per_sm, consumer_warps, release_lag or a parameter name\n"
+            "exit status: 0 ok, 1 protocol bug (hang or mbarrier misuse), 2 bad input\n");
+}
+
+static int set_key(pipe_desc *d, pipe_params *p, const char *key, double v, err_info *e)
+{
+    uint32_t u = (uint32_t)v;
+    if (!strcmp(key, "stages"))
+        d->stages = u;
+    else if (!strcmp(key, "iterations"))
+        d->iterations = u;
+    else if (!strcmp(key, "ctas"))
+        d->ctas = u;
+    else if (!strcmp(key, "ctas_per_sm"))
+        d->ctas_per_sm = u;
+    else if (!strcmp(key, "consumer_warps"))
+        d->consumer_warps = u;
+    else if (!strcmp(key, "release_lag"))
+        d->release_lag = u;
+    else
+        return params_set(p, key, v, e);
+    /* counts follow the new shape unless the description overrode them */
+    return ERR_OK;
+}
+
+static const char *role_label(int k)
+{
+    return trace_role_name((trace_role)k);
+}
+
+static void print_result(const pipe_desc *d, const pipe_result *r, cli_format fmt, const char *trace_path)
+{
+    if (fmt == CLI_FORMAT_JSON) {
+        printf("{\"name\":\"%s\",\"kernel_ns\":%lld,\"bottleneck_kind\":\"%s\",\"bottleneck\":\"", d->name,
+               (long long)r->kernel_ns, r->bottleneck_kind);
+        for (const char *s = r->bottleneck; *s; s++)
+            printf(*s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+        printf("\",\"hbm_util\":%.4f,\"tma_util\":%.4f,\"smem_util\":%.4f,\"math_util\":%.4f,"
+               "\"stages_filled_avg\":%.3f,\"deadlock\":%s,\"findings\":%u,\"sim_events\":%llu,\"trace_events\":%llu,"
+               "\"read_wavefronts\":%llu,\"read_ideal_wavefronts\":%llu,\"roles\":[",
+               r->hbm_util, r->tma_util, r->smem_util, r->math_util, r->stages_filled_avg, r->deadlock ? "true" : "false",
+               r->findings, (unsigned long long)r->sim_events, (unsigned long long)r->trace_events,
+               (unsigned long long)d->read_wavefronts, (unsigned long long)d->read_ideal_wavefronts);
+        int first = 1;
+        for (int k = 0; k < 3; k++) {
+            const pipe_role_stats *s = &r->role[k];
+            if (!s->warps)
+                continue;
+            printf("%s{\"role\":\"%s\",\"warps\":%u,\"busy_ns\":%.0f,\"issue_ns\":%.0f,\"read_ns\":%.0f,\"math_ns\":%.0f,"
+                   "\"wait_full_ns\":%.0f,\"wait_empty_ns\":%.0f,\"other_ns\":%.0f}",
+                   first ? "" : ",", role_label(k), s->warps, s->busy_ns, s->issue_ns, s->read_ns, s->math_ns,
+                   s->wait_full_ns, s->wait_empty_ns, s->other_ns);
+            first = 0;
+        }
+        printf("]}\n");
+        return;
+    }
+    if (fmt == CLI_FORMAT_CSV) {
+        printf("role,warps,busy_pct,issue_pct,read_pct,math_pct,wait_full_pct,wait_empty_pct,other_pct,kernel_ns\n");
+        for (int k = 0; k < 3; k++) {
+            const pipe_role_stats *s = &r->role[k];
+            if (!s->warps)
+                continue;
+            double t = (double)s->warps * (double)(r->kernel_ns ? r->kernel_ns : 1) / 100.0;
+            printf("%s,%u,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%lld\n", role_label(k), s->warps, s->busy_ns / t,
+                   s->issue_ns / t, s->read_ns / t, s->math_ns / t, s->wait_full_ns / t, s->wait_empty_ns / t,
+                   s->other_ns / t, (long long)r->kernel_ns);
+        }
+        return;
+    }
+    printf("%s: %s, %u CTAs (%u per SM, cluster %u%s), %u stages, %u iterations\n", d->name, pipe_mode_name(d->mode),
+           d->ctas, d->ctas_per_sm, d->cluster, d->multicast ? ", multicast" : "", d->stages, d->iterations);
+    printf("predicted kernel time: %.3f us\n", r->kernel_ns / 1e3);
+    printf("bottleneck: %s\n\n", r->bottleneck);
+    printf("%-9s %5s %7s %7s %7s %7s %10s %11s %7s\n", "role", "warps", "busy%", "issue%", "read%", "math%", "wait-full%",
+           "wait-empty%", "other%");
+    for (int k = 0; k < 3; k++) {
+        const pipe_role_stats *s = &r->role[k];
+        if (!s->warps)
+            continue;
+        double t = (double)s->warps * (double)(r->kernel_ns ? r->kernel_ns : 1) / 100.0;
+        printf("%-9s %5u %7.1f %7.1f %7.1f %7.1f %10.1f %11.1f %7.1f\n", role_label(k), s->warps, s->busy_ns / t,
+               s->issue_ns / t, s->read_ns / t, s->math_ns / t, s->wait_full_ns / t, s->wait_empty_ns / t, s->other_ns / t);
+    }
+    printf("\nutilisation: L2/HBM %.0f%%, TMA units %.0f%%, shared-memory ports %.0f%%, math pipes %.0f%%\n",
+           100 * r->hbm_util, 100 * r->tma_util, 100 * r->smem_util, 100 * r->math_util);
+    if (d->read_wavefronts)
+        printf("consumer reads per warp and stage: %u instructions, %llu wavefronts (ideal %llu)\n", d->read_instructions,
+               (unsigned long long)d->read_wavefronts, (unsigned long long)d->read_ideal_wavefronts);
+    printf("stage occupancy (CTA 0): %.2f of %u stages hold data on average\n", r->stages_filled_avg, d->stages);
+    if (r->findings || r->deadlock)
+        printf("protocol: BUG (%s) - run `tmasim check` for the explanation\n",
+               r->findings ? r->first.rule : "deadlock");
+    if (trace_path)
+        printf("trace: %s (%llu events)\n", trace_path, (unsigned long long)r->trace_events);
+}
+
 int cmd_sim(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "tmasim sim: not built yet\n");
-    return 2;
+    const char *path = NULL, *out = NULL, *gpu = "h100", *params_file = NULL, *sweep = NULL;
+    cli_format fmt = CLI_FORMAT_TABLE;
+    err_info e = {0};
+    int list = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--params-list")) {
+            list = 1;
+        } else if (i + 1 < argc && !strcmp(a, "--format")) {
+            if (cli_format_parse(argv[++i], &fmt, &e))
+                return cli_report("sim", &e);
+        } else if (i + 1 < argc && !strcmp(a, "-o")) {
+            out = argv[++i];
+        } else if (i + 1 < argc && !strcmp(a, "--gpu")) {
+            gpu = argv[++i];
+        } else if (i + 1 < argc && !strcmp(a, "--params")) {
+            params_file = argv[++i];
+        } else if (i + 1 < argc && !strcmp(a, "--sweep")) {
+            sweep = argv[++i];
+        } else if (a[0] == '-') {
+            fprintf(stderr, "tmasim sim: unknown option '%s' (allowed -o, --gpu, --params, --sweep, --format, "
+                            "--params-list, --help)\n", a);
+            return EXIT_BAD_INPUT;
+        } else if (!path) {
+            path = a;
+        } else {
+            fprintf(stderr, "tmasim sim: more than one description ('%s')\n", a);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    pipe_params p;
+    if (params_defaults(gpu, &p, &e))
+        return cli_report("sim", &e);
+    if (list) {
+        size_t n;
+        const params_info *t = params_table(&n);
+        printf("%-26s %10s %-10s %s\n", "parameter", "h100", "unit", "source");
+        for (size_t k = 0; k < n; k++)
+            printf("%-26s %10g %-10s %s\n", t[k].name, t[k].h100, t[k].unit, t[k].source);
+        return EXIT_OK;
+    }
+    if (!path) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    if (params_file && params_load(&p, params_file, &e))
+        return cli_report("sim", &e);
+    pipe_desc d;
+    if (desc_load(path, &d, &e))
+        return cli_report("sim", &e);
+
+    if (sweep) {
+        char key[64];
+        const char *eq = strchr(sweep, '=');
+        if (!eq || eq == sweep || (size_t)(eq - sweep) >= sizeof key) {
+            fprintf(stderr, "tmasim sim: --sweep '%s': expected KEY=V1,V2,...\n", sweep);
+            return EXIT_BAD_INPUT;
+        }
+        memcpy(key, sweep, (size_t)(eq - sweep));
+        key[eq - sweep] = 0;
+        double vals[64];
+        unsigned nv = 0;
+        for (const char *s = eq + 1; *s && nv < 64;) {
+            char *end;
+            vals[nv] = strtod(s, &end);
+            if (end == s || (*end && *end != ',')) {
+                fprintf(stderr, "tmasim sim: --sweep %s: '%s' is not a list of numbers\n", key, eq + 1);
+                return EXIT_BAD_INPUT;
+            }
+            nv++;
+            s = *end ? end + 1 : end;
+        }
+        if (fmt == CLI_FORMAT_CSV)
+            printf("%s,kernel_ns,bottleneck,hbm_util,consumer_wait_full_pct,verdict\n", key);
+        else if (fmt == CLI_FORMAT_JSON)
+            printf("[");
+        else
+            printf("%-12s %12s  %-15s %6s %10s  %s\n", key, "time(us)", "bottleneck", "hbm%", "wait-full%", "protocol");
+        cli_progress bar;
+        cli_progress_begin(&bar, "sweep", nv);
+        for (unsigned k = 0; k < nv; k++) {
+            pipe_desc dk;
+            pipe_params pk = p;
+            if (desc_load(path, &dk, &e))
+                return cli_report("sim", &e);
+            if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e)) {
+                cli_progress_end(&bar);
+                return cli_report("sim", &e);
+            }
+            pipe_result r;
+            pipe_opts o = {.params = &pk};
+            if (pipe_run(&dk, &o, &r, &e))
+                return cli_report("sim", &e);
+            int cons = dk.mode == PIPE_MULTISTAGE || dk.mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED : TRACE_ROLE_CONSUMER;
+            double wf = 100.0 * r.role[cons].wait_full_ns / ((double)r.role[cons].warps * (double)(r.kernel_ns ? r.kernel_ns : 1));
+            const char *verdict = r.findings || r.deadlock ? "BUG" : "ok";
+            if (fmt == CLI_FORMAT_CSV)
+                printf("%g,%lld,%s,%.4f,%.1f,%s\n", vals[k], (long long)r.kernel_ns, r.bottleneck_kind, r.hbm_util, wf,
+                       verdict);
+            else if (fmt == CLI_FORMAT_JSON)
+                printf("%s{\"%s\":%g,\"kernel_ns\":%lld,\"bottleneck\":\"%s\",\"hbm_util\":%.4f,\"consumer_wait_full_pct\":%.1f,"
+                       "\"verdict\":\"%s\"}",
+                       k ? "," : "", key, vals[k], (long long)r.kernel_ns, r.bottleneck_kind, r.hbm_util, wf, verdict);
+            else
+                printf("%-12g %12.3f  %-15s %6.0f %10.1f  %s\n", vals[k], r.kernel_ns / 1e3, r.bottleneck_kind,
+                       100 * r.hbm_util, wf, verdict);
+            cli_progress_update(&bar, k + 1);
+        }
+        cli_progress_end(&bar);
+        if (fmt == CLI_FORMAT_JSON)
+            printf("]\n");
+        return EXIT_OK;
+    }
+
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_result r;
+    pipe_opts o = {.params = &p, .out = out ? &t : NULL};
+    if (pipe_run(&d, &o, &r, &e)) {
+        trace_free(&t);
+        return cli_report("sim", &e);
+    }
+    if (out) {
+        snprintf(t.gpu, sizeof t.gpu, "H100 SXM (sim: %s)", gpu);
+        snprintf(t.note, sizeof t.note, "tmasim sim %s%s%s", path, params_file ? " --params " : "",
+                 params_file ? params_file : "");
+        if (trace_write(out, &t, &e)) {
+            trace_free(&t);
+            return cli_report("sim", &e);
+        }
+    }
+    trace_free(&t);
+    print_result(&d, &r, fmt, out);
+    return r.findings || r.deadlock ? EXIT_FINDING : EXIT_OK;
 }
