@@ -151,9 +151,11 @@ int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
         start = start / span * span;
         end = (end + span - 1) / span * span;
     }
-    if (end > (1ull << 32))
-        return err_set(e, ERR_FINDING, "smem_address_range", "smem 0x%x + %llu bytes passes 2^32", c->smem_address,
-                       (unsigned long long)linear);
+    /* Not an encoder rule: the copy itself would fault. An H100 SM has 228 KB of shared
+     * memory (227 KB usable by one block), so no destination window reaches past it. */
+    if (end > 228u * 1024u)
+        return err_set(e, ERR_FINDING, "smem_footprint_within_228kb", "smem 0x%x + %llu bytes ends at 0x%llx, past 228 KB",
+                       c->smem_address, (unsigned long long)linear, (unsigned long long)end);
     p->footprint_start = (uint32_t)start;
     p->footprint_bytes = (uint32_t)(end - start);
     p->swizzle_xor_mask = span ? (span == 32 ? 0x10u : span == 64 ? 0x30u : 0x78u) : 0u;

@@ -241,6 +241,12 @@ Test(tm_plan, destination_alignment)
     cr_expect_str_eq(e.rule, "smem_address_aligned_16");
     c.smem_address = 0x410; /* 16-byte aligned: accepted (measured with 128B swizzle) */
     cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK);
+    d.box[1] = 256; /* 32 KB box ending past the H100's 228 KB of shared memory */
+    c.smem_address = 200 * 1024;
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
+    cr_expect_str_eq(e.rule, "smem_footprint_within_228kb");
+    c.smem_address = 196 * 1024; /* ends exactly at 228 KB */
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
     d.box[0] = 72; /* a rejected map is rejected by the plan too */
     cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
     cr_expect_str_eq(e.rule, "box_inner_bytes_within_swizzle_span");
