@@ -1,0 +1,141 @@
+/* tmaview: timeline of one trace, or of a simulated and a measured trace side by side.
+ *   tmaview TRACE [TRACE2]                         window (SDL2)
+ *   tmaview --render out.png|svg|pdf [--range a:b] TRACE [TRACE2]   no window
+ * The window can be driven by a script of input events (--script) and photographed
+ * (--screenshot): that is how the tests exercise it under Xvfb. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw_timeline.h"
+#include "tmaview_app.h"
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: tmaview [options] TRACE [TRACE2]\n"
+            "  --render FILE     draw to FILE (.png, .svg or .pdf) without a window\n"
+            "  --range A:B       show display time A..B (ns; suffix us/ms allowed)\n"
+            "  --size WxH        canvas size (default 1400x800)\n"
+            "  --select QUERY    select the first event matching QUERY (kind=wait stage=1 iter=3 role=consumer)\n"
+            "  --script FILE     feed the window input events from FILE (one per line:\n"
+            "                    key K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
+            "                    search QUERY | wait FRAMES | screenshot PATH | quit)\n"
+            "  --screenshot FILE write the window's pixels to FILE (PNG) after the script, then exit\n"
+            "keys: wheel/w/s zoom at the cursor, drag or a/d pan, f fit selection, click select,\n"
+            "      right-drag or shift-drag range statistics, / search, n/N next/previous hit,\n"
+            "      o snap the other trace's match onto the selection, 0 reset offsets,\n"
+            "      space play, +/- play speed, up/down/pgup/pgdn scroll, esc clear, q quit\n"
+            "exit status: 0 ok, 2 bad input\n");
+}
+
+static int parse_time(const char *s, int64_t *out)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s) return -1;
+    double mul = 1;
+    if (!strcmp(end, "us")) mul = 1e3;
+    else if (!strcmp(end, "ms")) mul = 1e6;
+    else if (*end && strcmp(end, "ns")) return -1;
+    v *= mul;
+    if (!(v > -9e18 && v < 9e18)) return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tmaview_opts o = {.width = 1400, .height = 800};
+    const char *paths[2] = {NULL, NULL};
+    int npaths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        int takes = !strcmp(a, "--render") || !strcmp(a, "--range") || !strcmp(a, "--size") ||
+                    !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select");
+        if (takes && i + 1 >= argc) {
+            fprintf(stderr, "tmaview: %s: missing value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--render")) o.render = argv[++i];
+        else if (!strcmp(a, "--script")) o.script = argv[++i];
+        else if (!strcmp(a, "--screenshot")) o.screenshot = argv[++i];
+        else if (!strcmp(a, "--select")) o.select = argv[++i];
+        else if (!strcmp(a, "--size")) {
+            const char *v = argv[++i];
+            if (sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240 || o.width > 16384 ||
+                o.height > 16384) {
+                fprintf(stderr, "tmaview: --size: '%s' is not WxH with 320<=W<=16384, 240<=H<=16384\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--range")) {
+            const char *v = argv[++i];
+            const char *colon = strchr(v, ':');
+            char left[64];
+            if (!colon || (size_t)(colon - v) >= sizeof left) {
+                fprintf(stderr, "tmaview: --range: '%s' is not A:B (ns, or with a us/ms suffix)\n", v);
+                return 2;
+            }
+            memcpy(left, v, (size_t)(colon - v));
+            left[colon - v] = 0;
+            if (parse_time(left, &o.range_a) || parse_time(colon + 1, &o.range_b) || o.range_b <= o.range_a) {
+                fprintf(stderr, "tmaview: --range: '%s' is not A:B with A < B (ns, or with a us/ms suffix)\n", v);
+                return 2;
+            }
+            o.has_range = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --size --select --script --screenshot --help\n", a);
+            return 2;
+        } else if (npaths < 2) {
+            paths[npaths++] = a;
+        } else {
+            fprintf(stderr, "tmaview: arguments: at most two traces, got '%s' too\n", a);
+            return 2;
+        }
+    }
+    if (!npaths) {
+        usage(stderr);
+        return 2;
+    }
+    trace t[2];
+    const trace *tp[2] = {&t[0], &t[1]};
+    for (int p = 0; p < npaths; p++) {
+        err_info e = {0};
+        trace_init(&t[p], TRACE_SRC_SIM);
+        if (trace_read(paths[p], &t[p], &e)) {
+            fprintf(stderr, "tmaview: %s: %s: %s\n", paths[p], e.rule, e.detail);
+            for (int q = 0; q <= p; q++) trace_free(&t[q]);
+            return 2;
+        }
+        if (t[p].truncated)
+            fprintf(stderr, "tmaview: %s: truncated file, showing the %zu intact events\n", paths[p], t[p].count);
+    }
+    view_session *s = calloc(1, sizeof *s);
+    err_info e = {0};
+    int rc = 0;
+    if (!s || view_session_init(s, tp, npaths, o.width, o.height, &e)) {
+        fprintf(stderr, "tmaview: %s: %s\n", s ? e.rule : "memory", s ? e.detail : "out of memory");
+        rc = 2;
+    } else {
+        if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
+        if (o.select && view_session_search(s, o.select, &e)) {
+            fprintf(stderr, "tmaview: --select: %s: %s\n", e.rule, e.detail);
+            rc = 2;
+        } else if (o.render) {
+            if (draw_timeline_file(s, o.render, &e)) {
+                fprintf(stderr, "tmaview: %s: %s\n", e.rule, e.detail);
+                rc = 2;
+            }
+        } else {
+            rc = tmaview_window(s, &o);
+        }
+        view_session_free(s);
+    }
+    free(s);
+    for (int p = 0; p < npaths; p++) trace_free(&t[p]);
+    return rc;
+}
