@@ -13,13 +13,18 @@
  * The instruction's wavefronts are the sum over phases; conflicts are wavefronts minus
  * the ideal count, clamped at 0 as the hardware counter is (it cannot go negative).
  *
- * Speed matters (tmasim bank over large tiles, benches >= 20M instructions/s): no
- * allocation, fixed arrays on the stack, per-bank lists that stay short in the
- * common conflict-free case. */
+ * Speed matters (tmasim bank over large tiles, bench >= 20M instructions/s): no
+ * allocation, fixed arrays on the stack, per-lane loops without data-dependent
+ * branches, sets of rows as 64-bit masks. */
 #include "bank.h"
 
 #include <stddef.h>
 #include <string.h>
+
+/* The per-lane loops below have fixed trip counts; let GCC vectorise them at -O2. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize")
+#endif
 
 /* Shared memory per SM on the H100 (228 KB); no shared address can lie beyond it. */
 #define BANK_SHARED_WINDOW (228u * 1024u)
@@ -36,6 +41,17 @@ static uint32_t used_lanes(const bank_instr *in)
 
 static int check_addresses(const bank_instr *in, uint32_t lanes, uint32_t width, err_info *e)
 {
+    /* Fast scan of the usual lanes 0..n-1; the lane is looked for only on failure. */
+    if (lanes == 0xffffffffu) {
+        uint32_t misaligned = 0, top = 0;
+        for (uint32_t l = 0; l < BANK_LANES; l++) {
+            uint32_t a = in->addr[l];
+            misaligned |= a & (width - 1);
+            top = a > top ? a : top;
+        }
+        if (!misaligned && top <= BANK_SHARED_WINDOW - width)
+            return ERR_OK;
+    }
     const int matrix = bank_op_matrices(in->op) != 0;
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(rest);
@@ -54,25 +70,41 @@ static int check_addresses(const bank_instr *in, uint32_t lanes, uint32_t width,
 
 /* ---- step 1: documented phases ------------------------------------------------------ */
 
+/* Every access is aligned to its width (checked above), so a lane's 4/8/16 bytes are
+ * one "unit" that lies in one 128-byte row and covers width/4 consecutive banks: the
+ * unit's "bank group" (unit index modulo 128/width). Two lanes conflict exactly when
+ * they ask the same bank group for different units, i.e. different rows. A phase has
+ * 128/width groups and there are always 32 (phase, group) slots in all: 1x32 for
+ * 32-bit, 2x16 for 64-bit, 4x8 for 128-bit and matrices. */
 typedef struct bank_phases {
-    uint32_t count;
-    uint32_t lanes[BANK_LANES];
+    uint32_t count;                 /* phases, numbered 0..count-1 */
+    uint32_t group_bits;            /* log2 of the bank groups per phase (128 / width) */
+    uint32_t lanes[BANK_LANES];     /* lanes of each phase */
+    uint8_t slot_base[BANK_LANES];  /* phase of each lane times the groups per phase */
 } bank_phases;
 
-static void bank_split_phases(const bank_instr *in, uint32_t lanes, bank_phases *ph)
+static void bank_split_phases(const bank_instr *in, bank_phases *ph)
 {
     uint32_t m = bank_op_matrices(in->op);
     uint32_t width = bank_op_access_bytes(in->op);
     /* A matrix row is 16 bytes like a 128-bit access, and a matrix is eight lanes like
      * a quarter-warp: both give 8-lane phases. */
-    uint32_t lanes_per_phase = m ? 8 : 128 / width;
-    uint32_t group = lanes_per_phase == 32 ? 0xffffffffu : (1u << lanes_per_phase) - 1;
-    ph->count = 0;
-    for (uint32_t first = 0; first < BANK_LANES; first += lanes_per_phase) {
-        uint32_t sel = lanes & (group << first);
-        if (sel)
-            ph->lanes[ph->count++] = sel;
-    }
+    uint32_t phase_bits = m ? 3 : (uint32_t)__builtin_ctz(128 / width);
+    ph->group_bits = (uint32_t)__builtin_ctz(128 / width);
+    ph->count = BANK_LANES >> phase_bits;
+    uint32_t group = phase_bits == 5 ? 0xffffffffu : (1u << (1u << phase_bits)) - 1;
+    for (uint32_t p = 0; p < ph->count; p++)
+        ph->lanes[p] = group << (p << phase_bits);
+    /* Documented phases have as many lanes as groups, so slot_base[l] is l rounded
+     * down to its phase's first lane. */
+#define B8(x) x, x, x, x, x, x, x, x
+    static const uint8_t slot_base[3][BANK_LANES] = {
+        {B8(0), B8(8), B8(16), B8(24)},
+        {B8(0), B8(0), B8(16), B8(16)},
+        {B8(0), B8(0), B8(0), B8(0)},
+    };
+#undef B8
+    memcpy(ph->slot_base, slot_base[phase_bits - 3], sizeof ph->slot_base);
 }
 
 /* ---- step 2: hardware merging of phases --------------------------------------------- */
@@ -81,72 +113,186 @@ static void bank_split_phases(const bank_instr *in, uint32_t lanes, bank_phases 
  * 64- and 128-bit accesses; the reference sheet records that the H100 disagrees with
  * it in both directions for some duplicate patterns. Hardware-derived rules go here,
  * each with its evidence (traces/h100/validation). Until the recorded corpus says
- * otherwise, phases are kept as documented. */
-static void bank_merge_phases(const bank_instr *in, bank_phases *ph)
+ * otherwise, phases are kept as documented. A rule may renumber phases (lanes[],
+ * slot_base[], count) as long as count << group_bits stays <= 32. */
+static void bank_merge_phases(const bank_instr *in, uint32_t lanes, bank_phases *ph)
 {
     (void)in;
+    (void)lanes;
     (void)ph;
 }
 
-/* ---- step 3: wavefronts of one phase ------------------------------------------------ */
+/* ---- step 3: wavefronts of each phase ----------------------------------------------- */
 
-typedef struct bank_scratch {
-    uint8_t count[BANK_COUNT];            /* distinct words seen in each bank */
-    uint32_t lanes[BANK_COUNT];           /* lanes that touched each bank */
-    uint32_t words[BANK_COUNT][BANK_LANES];
-} bank_scratch;
+#define BANK_ROWS 2048u /* 128-byte rows of the 228 KB window, rounded up to a power of 2 */
 
-/* Returns the phase's wavefronts; wavefront k of the phase serves the lanes one of
- * whose words is the (k+1)-th distinct word requested from its bank. */
-static uint32_t bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, uint32_t words_per_lane,
-                                      bank_scratch *s, bank_result *out)
+/* Ids for the instruction's rows in address order, taken from a bitmap of the
+ * window's rows; used when the rows span 64 or more (at most 32 distinct rows, one
+ * per lane, so ids stay below 32). */
+static void bank_row_ranks(const uint32_t row[BANK_LANES], uint32_t lanes, uint8_t id[BANK_LANES])
 {
-    memset(s->count, 0, sizeof s->count);
-    memset(s->lanes, 0, sizeof s->lanes);
-    uint32_t base = out->nwavefronts;
-    /* Consecutive words of one lane fall in distinct banks, so no bank sees more
-     * distinct words than the phase has lanes: that bounds the entries to clear. */
-    uint32_t bound = (uint32_t)__builtin_popcount(lanes);
-    if (base + bound > BANK_MAX_WAVEFRONTS)
-        bound = BANK_MAX_WAVEFRONTS - base;
-    memset(out->wf + base, 0, sizeof out->wf[0] * bound);
-    uint32_t most = 0, worst = 0;
+    uint64_t seen[BANK_ROWS / 64];
+    uint32_t before[BANK_ROWS / 64];
+    memset(seen, 0, sizeof seen);
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t r = row[__builtin_ctz(rest)];
+        seen[r >> 6] |= 1ull << (r & 63);
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < BANK_ROWS / 64; i++) {
+        before[i] = n;
+        n += (uint32_t)__builtin_popcountll(seen[i]);
+    }
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t r = row[l] & (BANK_ROWS - 1);
+        uint64_t below = seen[r >> 6] & ((1ull << (r & 63)) - 1);
+        id[l] = (uint8_t)((before[r >> 6] + (uint32_t)__builtin_popcountll(below)) & 63);
+    }
+}
+
+/* Each (phase, bank group) slot collects the set of rows asked of it as a 64-bit mask
+ * of row ids. A phase costs its largest set: the most distinct words one bank must
+ * deliver (equal words are one word, broadcast). Wavefront k of a phase serves the
+ * lanes whose row is the (k+1)-th lowest in their slot.
+ * The common case is written for speed: all used lanes are 0..n-1 (every op with a
+ * full or matrix-count mask), rows span less than 64 (a tile region), and no slot is
+ * crowded; the per-lane loops then have no data-dependent branches. */
+typedef struct bank_requests {
+    uint64_t slot[BANK_LANES];      /* row-id set of each (phase, group) slot */
+    uint32_t slot_of[BANK_LANES];
+    uint32_t id[BANK_LANES];
+} bank_requests;
+
+/* All 32 lanes, rows within 64 of the lowest: fixed-count loops the compiler can
+ * vectorise. Returns 0 when the rows span more (the caller then ranks them). */
+static int bank_gather_warp(const bank_instr *in, const bank_phases *ph, bank_requests *rq)
+{
+    const uint32_t unit_shift = 7 - ph->group_bits;
+    const uint32_t group_mask = (1u << ph->group_bits) - 1;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t a = in->addr[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    lo >>= 7;
+    hi >>= 7;
+    if (hi - lo >= 64)
+        return 0;
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t a = in->addr[l];
+        rq->slot_of[l] = ph->slot_base[l] + ((a >> unit_shift) & group_mask);
+        rq->id[l] = (a >> 7) - lo;
+    }
+    memset(rq->slot, 0, sizeof rq->slot);
+    for (uint32_t l = 0; l < BANK_LANES; l++)
+        rq->slot[rq->slot_of[l] & (BANK_LANES - 1)] |= 1ull << (rq->id[l] & 63);
+    return 1;
+}
+
+/* Any lane mask, any rows. */
+static void bank_gather_any(const bank_instr *in, uint32_t lanes, const bank_phases *ph, bank_requests *rq)
+{
+    const uint32_t unit_shift = 7 - ph->group_bits;
+    const uint32_t group_mask = (1u << ph->group_bits) - 1;
+    memset(rq->slot, 0, sizeof rq->slot);
+    if (!lanes)
+        return;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t r = in->addr[__builtin_ctz(rest)] >> 7;
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+    }
+    uint32_t row[BANK_LANES];
+    uint8_t id[BANK_LANES];
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t a = in->addr[l];
+        row[l] = a >> 7;
+        rq->slot_of[l] = (ph->slot_base[l] + ((a >> unit_shift) & group_mask)) & (BANK_LANES - 1);
+        id[l] = (uint8_t)((row[l] - lo) & 63);
+    }
+    if (hi - lo >= 64)
+        bank_row_ranks(row, lanes, id);
+    for (uint32_t l = 0; l < BANK_LANES; l++)
+        rq->id[l] = id[l];
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(rest);
-        uint32_t bit = 1u << l;
-        uint32_t w0 = in->addr[l] >> 2;
-        for (uint32_t k = 0; k < words_per_lane; k++) {
-            uint32_t w = w0 + k;
-            uint32_t b = w & (BANK_COUNT - 1);
-            uint32_t n = s->count[b], r = 0;
-            const uint32_t *list = s->words[b];
-            while (r < n && list[r] != w)
-                r++;
-            if (r == n) {
-                s->words[b][n] = w;
-                s->count[b] = (uint8_t)(n + 1);
-                if (n + 1 > most) {
-                    most = n + 1;
-                    worst = b;
-                }
-            }
-            s->lanes[b] |= bit;
-            if (base + r < BANK_MAX_WAVEFRONTS)
-                out->wf[base + r].lanes |= bit;
+        rq->slot[rq->slot_of[l]] |= 1ull << rq->id[l];
+    }
+}
+
+static void bank_gather(const bank_instr *in, uint32_t lanes, const bank_phases *ph, bank_requests *rq)
+{
+    if (lanes != 0xffffffffu || !bank_gather_warp(in, ph, rq))
+        bank_gather_any(in, lanes, ph, rq);
+}
+
+static uint32_t bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, const bank_phases *ph,
+                                      bank_result *out)
+{
+    bank_requests rq;
+    bank_gather(in, lanes, ph, &rq);
+    const uint32_t group_bits = ph->group_bits;
+    const uint32_t groups = 1u << group_bits;
+
+    uint64_t crowd = 0;
+    for (uint32_t s = 0; s < BANK_LANES; s++)
+        crowd |= rq.slot[s] & (rq.slot[s] - 1);
+    if (!crowd) {
+        /* No bank serves two words: each phase with lanes is one wavefront. */
+        uint32_t total = 0;
+        for (uint32_t p = 0; p < ph->count; p++) {
+            uint32_t on = ph->lanes[p] & lanes;
+            out->wf[total].lanes = on;
+            total += on != 0;
         }
-    }
-    for (uint32_t b = 0; b < BANK_COUNT; b++) {
-        if (s->count[b] > 1) {
-            out->colliding_lanes |= s->lanes[b];
-            out->colliding_banks |= 1u << b;
+        out->nwavefronts = total;
+        out->worst_bank_words = total != 0;
+        if (lanes) {
+            uint32_t l = (uint32_t)__builtin_ctz(lanes);
+            out->worst_bank = (in->addr[l] >> 2) & (BANK_COUNT - 1) & ~((1u << (5 - group_bits)) - 1);
         }
+        return total;
     }
-    if (most > out->worst_bank_words) {
-        out->worst_bank_words = most;
-        out->worst_bank = worst;
+
+    uint32_t total = 0, crowded = 0; /* bit s: slot s holds more than one row */
+    uint32_t base[BANK_LANES];
+    for (uint32_t p = 0; p < ph->count; p++) {
+        uint32_t most = 0, worst = 0;
+        for (uint32_t g = 0; g < groups; g++) {
+            uint32_t s = (p << group_bits) + g;
+            uint32_t k = (uint32_t)__builtin_popcountll(rq.slot[s]);
+            worst = k > most ? g : worst;
+            most = k > most ? k : most;
+            crowded |= (uint32_t)(k > 1) << s;
+        }
+        if (most > out->worst_bank_words) {
+            out->worst_bank_words = most;
+            out->worst_bank = worst << (5 - group_bits);
+        }
+        base[p] = total;
+        total += most;
     }
-    out->nwavefronts = base + most < BANK_MAX_WAVEFRONTS ? base + most : BANK_MAX_WAVEFRONTS;
-    return most;
+    uint32_t nwf = total < BANK_MAX_WAVEFRONTS ? total : BANK_MAX_WAVEFRONTS;
+    out->nwavefronts = nwf;
+    memset(out->wf, 0, sizeof out->wf[0] * nwf);
+    const uint32_t banks_per_group = 1u << (5 - group_bits);
+    const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
+    for (uint32_t rest = crowded; rest; rest &= rest - 1) {
+        uint32_t g = (uint32_t)__builtin_ctz(rest) & (groups - 1);
+        out->colliding_banks |= group_banks << (g * banks_per_group);
+    }
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        uint32_t s = rq.slot_of[l] & (BANK_LANES - 1);
+        out->colliding_lanes |= ((crowded >> s) & 1u) << l;
+        uint64_t below = rq.slot[s] & ((1ull << (rq.id[l] & 63)) - 1);
+        uint32_t k = base[ph->slot_base[l] >> group_bits] + (uint32_t)__builtin_popcountll(below);
+        if (k < BANK_MAX_WAVEFRONTS)
+            out->wf[k].lanes |= 1u << l;
+    }
+    return total;
 }
 
 /* ---- the instruction ---------------------------------------------------------------- */
@@ -169,18 +315,14 @@ int bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
     if (rc)
         return rc;
 
-    /* Only the bookkeeping before wf[] is cleared: wf entries are cleared as used. */
+    /* Only the bookkeeping before wf[] is cleared: wf entries are written as used. */
     memset(out, 0, offsetof(bank_result, wf));
     out->colliding_banks = 0;
 
     bank_phases ph;
-    bank_split_phases(in, lanes, &ph);
-    bank_merge_phases(in, &ph);
-
-    bank_scratch s;
-    uint32_t total = 0;
-    for (uint32_t p = 0; p < ph.count; p++)
-        total += bank_phase_wavefronts(in, ph.lanes[p], width / BANK_WIDTH, &s, out);
+    bank_split_phases(in, &ph);
+    bank_merge_phases(in, lanes, &ph);
+    uint32_t total = bank_phase_wavefronts(in, lanes, &ph, out);
 
     out->wavefronts = total;
     out->ideal = bank_op_ideal(in->op);
