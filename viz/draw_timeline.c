@@ -118,7 +118,7 @@ static uint32_t match_of(const view_session *s, int p, uint32_t ev)
     return p == 0 ? s->match.a_to_b[ev] : s->match.b_to_a[ev];
 }
 
-static void draw_badge(pane_ctx *c, const view_block *bl, double x0, double x1, double y)
+static void draw_badge(pane_ctx *c, const view_block *bl, double x0, double x1, double y, int with_text)
 {
     const view_session *s = c->s;
     uint32_t other = match_of(s, c->p, bl->event);
@@ -129,14 +129,21 @@ static void draw_badge(pane_ctx *c, const view_block *bl, double x0, double x1, 
         delta = (int64_t)me->dur_ns - (int64_t)ot->dur_ns;
         col = delta < 0 ? FASTER : delta > 0 ? SLOWER : UNMATCHED;
     }
-    batch_add(c->cr, c->b, BUCKETS - 3 + (col.r == FASTER.r ? 0 : col.r == SLOWER.r ? 1 : 2), col, x0, y, x1 - x0, 2);
-    if (other != TDIFF_NONE && x1 - x0 > 46 && delta) {
-        char buf[32], ns[24];
-        fmt_ns(ns, sizeof ns, (double)delta);
-        snprintf(buf, sizeof buf, "%s%s", delta > 0 ? "+" : "", ns);
-        set_rgb(c->cr, col);
-        text(c->cr, x0 + 2, y - 1, 8, buf);
-    }
+    /* a 2-px underline on every matched or unmatched span ... */
+    unsigned bucket = BUCKETS - 3 + (other == TDIFF_NONE || !delta ? 2u : delta < 0 ? 0u : 1u);
+    batch_add(c->cr, c->b, bucket, col, x0, y, x1 - x0, 2);
+    /* ... and, where there is room, a pill with the difference at the span's right end */
+    if (!with_text || other == TDIFF_NONE || !delta) return;
+    char buf[32], ns[24];
+    fmt_ns(ns, sizeof ns, (double)delta);
+    snprintf(buf, sizeof buf, "%s%s", delta > 0 ? "+" : "", ns);
+    double w = 5.0 * (double)strlen(buf) + 4;
+    if (x1 - x0 < w + 8) return;
+    set_rgb(c->cr, col);
+    cairo_rectangle(c->cr, x1 - w - 1, y - 8, w, 9);
+    cairo_fill(c->cr);
+    cairo_set_source_rgb(c->cr, 1, 1, 1);
+    text(c->cr, x1 - w + 1, y - 1, 8, buf);
 }
 
 static void draw_lane_track(pane_ctx *c, size_t lane, view_track tr, int y)
@@ -168,13 +175,13 @@ static void draw_lane_track(pane_ctx *c, size_t lane, view_track tr, int y)
             bucket = (tr == VIEW_TRACK_WORK ? TRACE_WAIT : bl->kind) * 5 + 1 + level;
         }
         batch_add(c->cr, c->b, bucket, col, floor(x0), top, ceil(x1) - floor(x0), h);
-        if (bl->count > 1 && x1 - x0 > 28) {
+        if (bl->count > 1 && x1 - x0 > 28 && tr == VIEW_TRACK_WORK) {
             char buf[16];
             snprintf(buf, sizeof buf, "%u", bl->count);
             cairo_set_source_rgb(c->cr, 1, 1, 1);
             text(c->cr, x0 + 2, top + h - 1, 8, buf);
         } else if (bl->count == 1 && s->ntraces == 2 && x1 - x0 >= 6) {
-            draw_badge(c, bl, x0, x1, top + h - 2);
+            draw_badge(c, bl, x0, x1, top + h - 2, tr == VIEW_TRACK_WORK);
         }
     }
 }
@@ -476,7 +483,7 @@ static void draw_panel(cairo_t *cr, const view_session *s)
     for (int p = 0; p < s->ntraces; p++) {
         view_state st;
         if (view_state_at(s->vt[p], s->state_cta, s->cursor - s->offset[p], &st, NULL)) continue;
-        snprintf(buf, sizeof buf, "%s: barrier  kind  phase  arrivals  tx", s->ntraces == 2 ? (p ? "hw " : "sim") : "");
+        snprintf(buf, sizeof buf, "%sbarrier  kind  phase  arrivals  tx", s->ntraces == 2 ? (p ? "hw:  " : "sim: ") : "");
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.5);
         y = panel_line(cr, s, y, 9, buf);
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);

@@ -184,6 +184,8 @@ int view_trace_build(const trace *t, view_trace **out, err_info *e)
         uint32_t p = pos[(size_t)l * VIEW_TRACK_COUNT + tr]++;
         v->idx[p] = (uint32_t)i;
         if (ev->dur_ns > ln->max_dur[tr]) ln->max_dur[tr] = ev->dur_ns;
+        if (ev->stage > ln->max_stage && ev->kind != TRACE_BAR_ARRIVE && ev->kind != TRACE_PHASE_COMPLETE)
+            ln->max_stage = ev->stage;
         if (ev->t_ns + ev->dur_ns > v->t_max) v->t_max = ev->t_ns + ev->dur_ns;
         if (tr == VIEW_TRACK_WORK) {
             /* Running sums modulo 2^32: differences stay exact while a merged block
@@ -353,6 +355,36 @@ uint32_t view_pick(const view_trace *v, size_t lane, view_track tr, int64_t t, i
         }
     }
     return best;
+}
+
+size_t view_flow_targets(const view_trace *v, uint32_t issue, uint32_t *out, size_t cap)
+{
+    if (issue >= v->t->count) return 0;
+    const trace_event *is = &v->t->events[issue];
+    if (is->kind != TRACE_TMA_ISSUE && is->kind != TRACE_CPASYNC_ISSUE) return 0;
+    /* the copy's landing time: its flight span (same lane, same stage and iteration) */
+    size_t lane = view_lane_of(v, is);
+    if (lane == SIZE_MAX) return 0;
+    const view_lane *ln = &v->lanes[lane];
+    const uint32_t *ids = v->idx + ln->first[VIEW_TRACK_COPY];
+    size_t n = ln->count[VIEW_TRACK_COPY];
+    int64_t landed = INT64_MIN;
+    for (size_t i = lower_start(v, ids, n, is->t_ns); i < n && ev_at(v, ids, i)->t_ns == is->t_ns; i++) {
+        const trace_event *f = ev_at(v, ids, i);
+        if (f->kind == TRACE_TMA_FLIGHT && f->stage == is->stage && f->iteration == is->iteration) landed = ev_end(f);
+    }
+    if (landed == INT64_MIN) return 0;
+    size_t nout = 0;
+    for (size_t l = 0; l < v->nlanes && nout < cap; l++) {
+        if (v->lanes[l].cta != is->cta || l == lane) continue;
+        uint32_t w = view_pick(v, l, VIEW_TRACK_WORK, landed - 1, 0);
+        if (w == UINT32_MAX) continue;
+        const trace_event *we = &v->t->events[w];
+        if (we->kind == TRACE_WAIT && we->stage == is->stage && we->iteration == is->iteration &&
+            (we->flags & TRACE_FLAG_FULL_BARRIER) && ev_end(we) >= landed)
+            out[nout++] = w;
+    }
+    return nout;
 }
 
 /* ---- search --------------------------------------------------------------------------- */
@@ -527,6 +559,7 @@ int view_state_at(const view_trace *v, uint16_t cta, int64_t t, view_state *out,
             const view_lane *ln = &v->lanes[l];
             if (ln->cta != cta) continue;
             found = 1;
+            if (ln->max_stage + 1u > out->nstages) out->nstages = ln->max_stage + 1u < VIEW_MAX_STAGES ? ln->max_stage + 1u : VIEW_MAX_STAGES;
             for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) {
                 const uint32_t *ids = v->idx + ln->first[tr];
                 size_t n = lower_start(v, ids, ln->count[tr], t + 1);

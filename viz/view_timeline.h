@@ -36,6 +36,7 @@ typedef struct view_lane {
     uint32_t first[VIEW_TRACK_COUNT];      /* start of the track in the index array */
     uint32_t count[VIEW_TRACK_COUNT];
     uint32_t max_dur[VIEW_TRACK_COUNT];    /* longest span: bounds the backward search */
+    uint8_t max_stage;                     /* highest stage index of the lane's events */
 } view_lane;
 
 typedef struct view_trace view_trace;     /* opaque */
@@ -85,6 +86,11 @@ size_t view_blocks(const view_trace *v, size_t lane, view_track tr, int64_t t0, 
 
 /* Event of the track under time t (within tol_ns for instants); UINT32_MAX if none. */
 uint32_t view_pick(const view_trace *v, size_t lane, view_track tr, int64_t t, int64_t tol_ns);
+
+/* Flow: the waits that the TMA copy issued by event `issue` ends (consumer waits of
+ * the same CTA, stage and iteration on a full barrier, ending when the copy lands).
+ * Writes up to cap trace indices; returns how many. */
+size_t view_flow_targets(const view_trace *v, uint32_t issue, uint32_t *out, size_t cap);
 
 /* ---- search ------------------------------------------------------------------------ */
 typedef struct view_query {
