@@ -1,0 +1,246 @@
+#include "trace_chrome_json.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ns -> "us.nnn" without floating point, so export and import are exact. */
+static void put_us(FILE *fp, int64_t ns)
+{
+    if (ns < 0) {
+        fputc('-', fp);
+        ns = -ns;
+    }
+    fprintf(fp, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
+}
+
+static void put_json_string(FILE *fp, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", fp);
+    free(text);
+    json_decref(j);
+}
+
+static int is_span(uint8_t kind)
+{
+    return kind == TRACE_TMA_FLIGHT || kind == TRACE_WAIT || kind == TRACE_SMEM_READ || kind == TRACE_MATH ||
+           kind == TRACE_TMA_STORE;
+}
+
+typedef struct wait_ref {
+    uint64_t key;     /* cta, iteration, stage */
+    size_t index;
+} wait_ref;
+
+static uint64_t flow_key(const trace_event *ev)
+{
+    return ((uint64_t)ev->cta << 48) | ((uint64_t)ev->iteration << 8) | ev->stage;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const wait_ref *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
+{
+    int64_t t0 = t->count ? t->events[0].t_ns : 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (t->events[i].t_ns < t0)
+            t0 = t->events[i].t_ns;
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tmascope_version\":1,\"source\":", fp);
+    fprintf(fp, "%u,\"gpu\":", t->source);
+    put_json_string(fp, t->gpu);
+    fputs(",\"name\":", fp);
+    put_json_string(fp, t->name);
+    fputs(",\"note\":", fp);
+    put_json_string(fp, t->note);
+    fprintf(fp, ",\"kernel_ns\":%" PRId64 ",\"t0_ns\":%" PRId64 ",\"truncated\":%d},\n\"traceEvents\":[\n", t->kernel_ns,
+            t0, t->truncated ? 1 : 0);
+
+    /* names: one process per CTA, one thread per warp seen */
+    uint8_t *seen = calloc(65536u * 32u + 8192u, 1);   /* bit per (cta, warp), then per cta */
+    if (!seen)
+        return err_set(e, ERR_IO, "out_of_memory", "chrome export name table");
+    int first = 1;
+    for (size_t i = 0; i < t->count; i++) {
+        const trace_event *ev = &t->events[i];
+        size_t bit = (size_t)ev->cta * 256u + ev->warp;
+        if (seen[bit / 8] & (1u << (bit % 8)))
+            continue;
+        seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+        size_t cta_bit = 65536u * 256u + ev->cta;   /* one process_name per CTA */
+        if (!(seen[cta_bit / 8] & (1u << (cta_bit % 8)))) {
+            seen[cta_bit / 8] |= (uint8_t)(1u << (cta_bit % 8));
+            fprintf(fp, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"SM %u / CTA %u\"}},\n",
+                    first ? "" : ",\n", ev->cta, ev->sm, ev->cta);
+        } else if (!first) {
+            fputs(",\n", fp);
+        }
+        first = 0;
+        if (ev->warp == 255)
+            fprintf(fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":255,\"args\":{\"name\":\"TMA unit / barriers\"}}",
+                    ev->cta);
+        else
+            fprintf(fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"warp %u (%s)\"}}",
+                    ev->cta, ev->warp, ev->warp, trace_role_name((trace_role)ev->role));
+    }
+    free(seen);
+
+    /* waits on full barriers, by (cta, iteration, stage), for the flows */
+    size_t nwaits = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (t->events[i].kind == TRACE_WAIT && (t->events[i].flags & TRACE_FLAG_FULL_BARRIER))
+            nwaits++;
+    wait_ref *refs = malloc((nwaits ? nwaits : 1) * sizeof *refs);
+    if (!refs)
+        return err_set(e, ERR_IO, "out_of_memory", "chrome export flow table");
+    nwaits = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (t->events[i].kind == TRACE_WAIT && (t->events[i].flags & TRACE_FLAG_FULL_BARRIER))
+            refs[nwaits++] = (wait_ref){flow_key(&t->events[i]), i};
+    qsort(refs, nwaits, sizeof *refs, cmp_ref);
+
+    uint64_t flow_id = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const trace_event *ev = &t->events[i];
+        int span = is_span(ev->kind);
+        fprintf(fp, "%s{\"ph\":\"%s\",\"name\":\"%s\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n",
+                span ? "X" : "i", trace_kind_name((trace_kind)ev->kind), trace_role_name((trace_role)ev->role), ev->cta,
+                ev->warp);
+        first = 0;
+        put_us(fp, ev->t_ns - t0);
+        if (span) {
+            fputs(",\"dur\":", fp);
+            put_us(fp, ev->dur_ns);
+        } else {
+            fputs(",\"s\":\"t\"", fp);
+        }
+        fprintf(fp,
+                ",\"args\":{\"t_ns\":%" PRId64 ",\"dur_ns\":%u,\"iteration\":%u,\"bytes\":%u,\"cta\":%u,\"phase\":%u,"
+                "\"sm\":%u,\"warp\":%u,\"role\":%u,\"stage\":%u,\"kind\":%u,\"barrier\":%u,\"source\":%u,\"flags\":%u}}",
+                ev->t_ns, ev->dur_ns, ev->iteration, ev->bytes, ev->cta, ev->phase, ev->sm, ev->warp, ev->role, ev->stage,
+                ev->kind, ev->barrier, ev->source, ev->flags);
+        if (ev->kind == TRACE_TMA_ISSUE || ev->kind == TRACE_CPASYNC_ISSUE) {
+            wait_ref probe = {flow_key(ev), 0};
+            size_t lo = 0, hi = nwaits;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (refs[mid].key < probe.key)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (; lo < nwaits && refs[lo].key == probe.key; lo++) {
+                const trace_event *w = &t->events[refs[lo].index];
+                flow_id++;
+                fprintf(fp, ",\n{\"ph\":\"s\",\"name\":\"copy\",\"cat\":\"flow\",\"id\":%" PRIu64 ",\"pid\":%u,\"tid\":%u,\"ts\":",
+                        flow_id, ev->cta, ev->warp);
+                put_us(fp, ev->t_ns - t0);
+                fprintf(fp, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"copy\",\"cat\":\"flow\",\"id\":%" PRIu64
+                            ",\"pid\":%u,\"tid\":%u,\"ts\":",
+                        flow_id, w->cta, w->warp);
+                put_us(fp, w->t_ns + w->dur_ns - t0);
+                fputs("}", fp);
+            }
+        }
+    }
+    free(refs);
+    fputs("\n]}\n", fp);
+    if (ferror(fp))
+        return err_set(e, ERR_IO, "chrome_write", "write failed");
+    return ERR_OK;
+}
+
+static int get_int(json_t *args, const char *field, int64_t lo, int64_t hi, int64_t *out, const char *path, size_t index,
+                   err_info *e)
+{
+    json_t *v = json_object_get(args, field);
+    if (!json_is_integer(v))
+        return err_set(e, ERR_BAD_INPUT, "chrome_event", "%s: traceEvents[%zu]: field 'args.%s' missing or not an integer",
+                       path, index, field);
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return err_set(e, ERR_BAD_INPUT, "chrome_event", "%s: traceEvents[%zu]: field 'args.%s' = %lld (allowed %lld..%lld)",
+                       path, index, field, (long long)x, (long long)lo, (long long)hi);
+    *out = x;
+    return ERR_OK;
+}
+
+int trace_chrome_read(const char *path, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return err_set(e, ERR_BAD_INPUT, "chrome_json", "%s:%d: %s", path, je.line, je.text);
+    int rc = ERR_OK;
+    json_t *events = json_is_array(root) ? root : json_object_get(root, "traceEvents");
+    if (!json_is_array(events)) {
+        rc = err_set(e, ERR_BAD_INPUT, "chrome_json", "%s: field 'traceEvents' missing or not an array", path);
+        goto out;
+    }
+    json_t *other = json_object_get(root, "otherData");
+    if (json_is_object(other)) {
+        json_t *v;
+        if (json_is_string(v = json_object_get(other, "gpu")))
+            snprintf(t->gpu, sizeof t->gpu, "%s", json_string_value(v));
+        if (json_is_string(v = json_object_get(other, "name")))
+            snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
+        if (json_is_string(v = json_object_get(other, "note")))
+            snprintf(t->note, sizeof t->note, "%s", json_string_value(v));
+        if (json_is_integer(v = json_object_get(other, "kernel_ns")))
+            t->kernel_ns = json_integer_value(v);
+        if (json_is_integer(v = json_object_get(other, "source")) && json_integer_value(v) == 1)
+            t->source = TRACE_SRC_HW;
+        if (json_is_integer(v = json_object_get(other, "truncated")))
+            t->truncated = json_integer_value(v) != 0;
+    }
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev)
+    {
+        const char *ph = json_string_value(json_object_get(ev, "ph"));
+        if (!ph) {
+            rc = err_set(e, ERR_BAD_INPUT, "chrome_event", "%s: traceEvents[%zu]: field 'ph' missing", path, i);
+            goto out;
+        }
+        if (strcmp(ph, "X") && strcmp(ph, "i") && strcmp(ph, "I"))
+            continue;   /* metadata, flows, counters: derived, not stored */
+        json_t *args = json_object_get(ev, "args");
+        if (!json_is_object(args)) {
+            rc = err_set(e, ERR_BAD_INPUT, "chrome_event", "%s: traceEvents[%zu]: field 'args' missing (not a tmascope export)",
+                         path, i);
+            goto out;
+        }
+        int64_t v[14];
+        static const struct {
+            const char *name;
+            int64_t lo, hi;
+        } f[14] = {{"t_ns", INT64_MIN / 2, INT64_MAX / 2}, {"dur_ns", 0, UINT32_MAX}, {"iteration", 0, UINT32_MAX},
+                   {"bytes", 0, UINT32_MAX}, {"cta", 0, 65535}, {"phase", 0, 65535}, {"sm", 0, 255}, {"warp", 0, 255},
+                   {"role", 0, TRACE_ROLE_COUNT - 1}, {"stage", 0, 255}, {"kind", 0, TRACE_KIND_COUNT - 1},
+                   {"barrier", 0, 255}, {"source", 0, 1}, {"flags", 0, 15}};
+        for (int k = 0; k < 14; k++)
+            if ((rc = get_int(args, f[k].name, f[k].lo, f[k].hi, &v[k], path, i, e)))
+                goto out;
+        trace_event te = {.t_ns = v[0], .dur_ns = (uint32_t)v[1], .iteration = (uint32_t)v[2], .bytes = (uint32_t)v[3],
+                          .cta = (uint16_t)v[4], .phase = (uint16_t)v[5], .sm = (uint8_t)v[6], .warp = (uint8_t)v[7],
+                          .role = (uint8_t)v[8], .stage = (uint8_t)v[9], .kind = (uint8_t)v[10], .barrier = (uint8_t)v[11],
+                          .source = (uint8_t)v[12], .flags = (uint8_t)v[13]};
+        if ((rc = trace_push(t, &te, e)))
+            goto out;
+    }
+    trace_sort(t);
+out:
+    json_decref(root);
+    if (rc)
+        trace_free(t);
+    return rc;
+}
