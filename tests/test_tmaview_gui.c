@@ -1,0 +1,276 @@
+/* tmaview as a user meets it: the window under Xvfb, driven by injected input events
+ * (--script pushes them into SDL's event queue), photographed, and the photographs
+ * checked pixel by pixel; plus the headless renderer and bad input.
+ *
+ * The trace is memory-bound by construction (tests/viz_synth.h: 1 CTA, 2 consumers,
+ * 2 stages, flight 2000 ns, read 100 ns, math 100 ns), so by hand: the consumers wait
+ * 0..2000 ns for iteration 0, and in steady state wait ~90% of their time.
+ * Layout at 1000x600 (view_session.c): panes start below a 24-px axis and an 18-px
+ * title, 20-px rows: producer row 42..62, consumer warp 1 row 62..82; in a row the copy
+ * track is rows 1..6, the work track 6..15; the timeline spans x = 120..700 and the panel
+ * x = 700..1000. */
+#include <cairo.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "viz_synth.h"
+
+static char dir[64];
+static char cwd[1024];
+static void write_supp(void);
+
+static void setup(void)
+{
+    cr_assert(getcwd(cwd, sizeof cwd));
+    snprintf(dir, sizeof dir, "/tmp/test_tmaview.XXXXXX");
+    cr_assert(mkdtemp(dir));
+    synth_opts o = {.ctas = 1, .consumers = 2, .stages = 2, .iterations = 64, .flight_ns = 2000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 16384, .source = TRACE_SRC_SIM};
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    synth_fill(&t, &o);
+    char p[256];
+    snprintf(p, sizeof p, "%s/sim.tmt", dir);
+    cr_assert_eq(trace_write(p, &t, NULL), ERR_OK);
+    /* a truncated copy: the header announces all events, the file ends 100.5 events early */
+    FILE *f = fopen(p, "rb");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/cut.tmt", dir);
+    f = fopen(p, "wb");
+    fwrite(buf, 1, (size_t)n - 32 * 100 - 16, f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/junk.tmt", dir);
+    f = fopen(p, "wb");
+    fwrite(buf + 8, 1, 400, f);   /* no magic */
+    fclose(f);
+    free(buf);
+    trace_free(&t);
+    write_supp();
+}
+
+/* Leak reports of the libraries below us (fontconfig's caches, dbus, the X11 modules
+ * SDL loads and unloads) are not ours; ASan still checks everything else. The window
+ * runs skip leak checking entirely: SDL unloads its X11 modules before LSan looks, so
+ * their allocations have no module name to suppress by. */
+#define LIB_LSAN "LSAN_OPTIONS=suppressions=lsan.supp "
+#define NO_LSAN "ASAN_OPTIONS=detect_leaks=0 "
+
+static void write_supp(void)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/lsan.supp", dir);
+    FILE *f = fopen(p, "w");
+    fputs("leak:libfontconfig.so\nleak:libdbus-1.so\nleak:libpixman-1.so\nleak:libcairo.so\n", f);
+    fclose(f);
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(tmaview, .init = setup, .fini = teardown, .timeout = 60);
+
+static int sh(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int sh(char *out, size_t cap, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = snprintf(cmd, sizeof cmd, "cd %s && ", dir);
+    vsnprintf(cmd + k, sizeof cmd - (size_t)k, fmt, ap);
+    va_end(ap);
+    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+typedef struct img { cairo_surface_t *s; unsigned char *d; int w, h, stride; } img;
+
+static img load_png(const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    img m = {cairo_image_surface_create_from_png(p), 0, 0, 0, 0};
+    cr_assert_eq(cairo_surface_status(m.s), CAIRO_STATUS_SUCCESS, "cannot read %s", p);
+    m.d = cairo_image_surface_get_data(m.s);
+    m.w = cairo_image_surface_get_width(m.s);
+    m.h = cairo_image_surface_get_height(m.s);
+    m.stride = cairo_image_surface_get_stride(m.s);
+    return m;
+}
+
+static void px(const img *m, int x, int y, int *r, int *g, int *b)
+{
+    uint32_t v = *(const uint32_t *)(m->d + (size_t)y * m->stride + (size_t)x * 4);
+    *r = (v >> 16) & 255;
+    *g = (v >> 8) & 255;
+    *b = v & 255;
+}
+
+/* Share of pixels on row y, x in [x0, x1), that have exactly this colour. */
+static double share(const img *m, int y, int x0, int x1, int r0, int g0, int b0)
+{
+    int hit = 0;
+    for (int x = x0; x < x1; x++) {
+        int r, g, b;
+        px(m, x, y, &r, &g, &b);
+        hit += r == r0 && g == g0 && b == b0;
+    }
+    return (double)hit / (x1 - x0);
+}
+
+static int reddish_pixels(const img *m, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            int r, g, b;
+            px(m, x, y, &r, &g, &b);
+            n += r > 200 && g < 120 && b < 120;
+        }
+    return n;
+}
+
+/* The stall colour of the contract (draw_timeline.h): (236, 28, 36). */
+enum { SR = 236, SG = 28, SB = 36 };
+
+static int have_xvfb(void) { return system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+Test(tmaview, window_zoom_select_range_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/script.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f,
+            "# before anything: the full run; the panel has no histogram yet\n"
+            "screenshot full.png\n"
+            "# find the consumer's first wait and fit it: the wait fills the view\n"
+            "search kind=wait role=consumer iter=0\n"
+            "key f\n"
+            "move 5 5\n"
+            "screenshot fit.png\n"
+            "# zoom far out with the mouse wheel at the consumer row, then drag a range\n"
+            "wheel 400 72 -12\n"
+            "screenshot out.png\n"
+            "drag 130 72 690 72 3\n"
+            "move 5 5\n"
+            "screenshot range.png\n"
+            "quit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --script script.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "tmaview failed: %s", out);
+
+    /* fit on the 2000-ns wait (10% margins): the consumer's work track is stall red
+     * across the middle of the timeline; the producer's copy track shows the flight */
+    img fit = load_png("fit.png");
+    cr_assert_eq(fit.w, 1000);
+    cr_expect_geq(share(&fit, 72, 200, 620, SR, SG, SB), 0.95, "consumer row not red after fit");
+    int r, g, b;
+    px(&fit, 400, 45, &r, &g, &b);
+    cr_expect(b > 180 && r < 120, "producer copy track at the flight is (%d,%d,%d), not blue", r, g, b);
+    /* the same pixels are not red above the lanes (title bar) */
+    cr_expect_eq(share(&fit, 30, 200, 620, SR, SG, SB), 0.0);
+
+    /* zoomed out: 64 iterations in a few hundred pixels; the spans merge into blocks,
+     * and a consumer that waits ~90% of the time still reads as a stall */
+    img o = load_png("out.png");
+    int x0 = 121, x1 = 699;
+    double red = share(&o, 72, x0, x1, SR, SG, SB);
+    cr_expect_gt(red, 0.0, "no stall colour in the consumer row when zoomed out");
+    img full = load_png("full.png");
+    cr_expect_eq(reddish_pixels(&full, 700, 300, 1000, 560), 0, "histogram before any range");
+
+    /* the range: statistics and a histogram of wait durations appear in the panel */
+    img rg = load_png("range.png");
+    cr_expect_gt(reddish_pixels(&rg, 700, 100, 1000, 560), 20, "no histogram bars after a range drag");
+    cairo_surface_destroy(fit.s);
+    cairo_surface_destroy(o.s);
+    cairo_surface_destroy(full.s);
+    cairo_surface_destroy(rg.s);
+}
+
+Test(tmaview, headless_render_is_the_window_picture)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --screenshot win.png "
+                "sim.tmt && " LIB_LSAN "%s/%s --size 1000x600 --render head.png sim.tmt",
+                cwd, TMAVIEW_BIN, cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    img w = load_png("win.png"), h = load_png("head.png");
+    cr_assert(w.w == h.w && w.h == h.h);
+    long differ = 0;
+    for (int y = 0; y < w.h; y++)
+        for (int x = 0; x < w.w; x++) {
+            int r1, g1, b1, r2, g2, b2;
+            px(&w, x, y, &r1, &g1, &b1);
+            px(&h, x, y, &r2, &g2, &b2);
+            differ += r1 != r2 || g1 != g2 || b1 != b2;
+        }
+    cr_expect_eq(differ, 0, "%ld pixels differ between window and --render", differ);
+    cairo_surface_destroy(w.s);
+    cairo_surface_destroy(h.s);
+}
+
+Test(tmaview, render_formats_and_range)
+{
+    static char out[8192];
+    cr_assert_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render a.svg sim.tmt sim.tmt && " LIB_LSAN "%s/%s --render a.pdf --range 0:2us sim.tmt",
+                    cwd, TMAVIEW_BIN, cwd, TMAVIEW_BIN), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "head -c 5 a.pdf"), 0);
+    cr_expect(!strncmp(out, "%PDF-", 5), "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "grep -c '<svg' a.svg"), 0);
+    /* --range 0:2000 on a 1400-px-wide canvas: the first consumer wait covers the view */
+    cr_assert_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render r.png --range 200:1800 sim.tmt", cwd, TMAVIEW_BIN), 0, "%s", out);
+    img m = load_png("r.png");
+    cr_expect_geq(share(&m, 72, 130, 1090, SR, SG, SB), 0.95);
+    cairo_surface_destroy(m.s);
+}
+
+Test(tmaview, bad_and_truncated_traces)
+{
+    static char out[8192];
+    cr_expect_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render x.png junk.tmt", cwd, TMAVIEW_BIN), 2);
+    cr_expect(strstr(out, "junk.tmt"), "%s", out);
+    cr_expect_eq(strchr(out, '\n'), out + strlen(out) - 1, "not one line: %s", out);
+    cr_expect_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render x.png missing.tmt", cwd, TMAVIEW_BIN), 2);
+    cr_expect_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render x.bmp sim.tmt", cwd, TMAVIEW_BIN), 2);
+    cr_expect_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render x.png --range 5:1 sim.tmt", cwd, TMAVIEW_BIN), 2);
+    cr_expect_eq(sh(out, sizeof out, "test -e x.png"), 1, "a failed run left x.png behind");
+    cr_expect_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render cut.png cut.tmt", cwd, TMAVIEW_BIN), 0, "%s", out);
+    cr_expect(strstr(out, "truncated"), "%s", out);
+}
+
+Test(tmaview, bad_script_line_is_reported)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/bad.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "key f\njump 3 4\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out, NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a %s/%s --script bad.txt sim.tmt", cwd, TMAVIEW_BIN);
+    cr_expect_eq(rc, 2, "%s", out);
+    cr_expect(strstr(out, "line 2"), "%s", out);
+}
