@@ -56,7 +56,11 @@ typedef struct access_desc {
 
 /* Fills up to max instructions covering the whole tile; *count gets how many were
  * generated (ERR_BAD_INPUT if the tile does not fit the pattern, e.g. a 16x16 A
- * fragment on a 8-row tile, naming the field). */
+ * fragment on a 8-row tile, naming the field). With out == NULL only *count is set
+ * (sizing call); with max below the count needed, ERR_BAD_INPUT "access_max".
+ * trans: LDSM_A: the tile holds A as rows k, columns m (ldmatrix.x4.trans);
+ *        LDSM_B: the tile holds B as rows k, columns n, n contiguous (ldmatrix.x2.trans);
+ *        without it B is rows n, columns k (k contiguous; CUTLASS calls that K-major). */
 int access_generate(const access_layout *l, const access_desc *d, bank_instr *out, uint32_t max,
                     uint32_t *count, err_info *e);
 
