@@ -151,10 +151,15 @@ static void emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t c
 static void note_finding(sim *s, const err_info *fe, uint32_t cta, const warp *w, uint32_t bar, uint32_t iter)
 {
     if (s->r->findings++ == 0) {
+        char where[96];
+        if (w)
+            snprintf(where, sizeof where, "CTA %u warp %u (%s), iteration %u, %s[%u]", cta, w->idx,
+                     trace_role_name((trace_role)w->role), iter, bar < s->d->stages ? "full" : "empty", bar % s->d->stages);
+        else
+            snprintf(where, sizeof where, "CTA %u, copy of iteration %u, %s[%u]", cta, iter,
+                     bar < s->d->stages ? "full" : "empty", bar % s->d->stages);
         s->r->first = *fe;
-        snprintf(s->r->chain, sizeof s->r->chain, "CTA %u warp %s%d (%s), iteration %u, barrier %s[%u]: %s", cta,
-                 w ? "" : "-", w ? (int)w->idx : 0, w ? trace_role_name((trace_role)w->role) : "TMA unit", iter,
-                 bar < s->d->stages ? "full" : "empty", bar % s->d->stages, fe->detail);
+        snprintf(s->r->first.detail, sizeof s->r->first.detail, "%s: %.150s", where, fe->detail);
     }
 }
 
@@ -548,12 +553,20 @@ static void explain_deadlock(sim *s)
     char *out = s->r->chain;
     size_t cap = sizeof s->r->chain, len = 0;
     uint32_t blocked = 0, first = UINT32_MAX;
+    /* Start from the root cause when there is one: a barrier whose arrivals are all in
+     * but whose tx-count never returns to zero. */
+    uint32_t tx_stuck = UINT32_MAX;
     for (uint32_t wi = 0; wi < s->nw; wi++)
         if (s->w[wi].blocked) {
+            const mbar *m = &s->bar[(size_t)s->w[wi].cta * s->nbar + s->w[wi].wait_bar];
             blocked++;
             if (first == UINT32_MAX)
                 first = wi;
+            if (tx_stuck == UINT32_MAX && m->pending == 0 && m->tx != 0)
+                tx_stuck = wi;
         }
+    if (tx_stuck != UINT32_MAX)
+        first = tx_stuck;
     len += (size_t)snprintf(out + len, cap - len, "%u warp(s) blocked forever. ", blocked);
     uint8_t seen[DESC_MAX_WARPS] = {0};
     uint32_t wi = first;
@@ -803,7 +816,7 @@ out:
 int pipe_verdict(const pipe_result *r, err_info *e)
 {
     if (r->findings)
-        return err_set(e, ERR_FINDING, r->first.rule, "%s", r->chain);
+        return err_set(e, ERR_FINDING, r->first.rule, "%s", r->first.detail);
     if (r->deadlock)
         return err_set(e, ERR_FINDING, "deadlock", "%s", r->chain);
     return ERR_OK;

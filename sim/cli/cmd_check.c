@@ -91,7 +91,7 @@ int cmd_check(int argc, char **argv)
             if (r.findings > 1)
                 printf("  (%u mbarrier findings in all; the first is shown)\n", r.findings);
             if (r.deadlock && r.findings)
-                printf("  and the run deadlocks.\n");
+                printf("  and the run deadlocks: %s\n", r.chain);
         }
     }
     return verdict ? EXIT_FINDING : EXIT_OK;

@@ -1,0 +1,134 @@
+/* Pipeline descriptions: every example parses; malformed ones give one line with file,
+ * line and field. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "desc.h"
+
+static int parse(const char *text, pipe_desc *d, err_info *e)
+{
+    memset(e, 0, sizeof *e);
+    return desc_parse_yaml(text, strlen(text), "t.yaml", d, e);
+}
+
+static const char *base =
+    "name: t\n"
+    "mode: warp_specialized\n"
+    "warps: {producer: 1, consumer: 2}\n"
+    "stages: 4\n"
+    "iterations: 8\n"
+    "tensors:\n"
+    "  - name: A\n"
+    "    dtype: f16\n"
+    "    dims: [4096, 4096]\n"
+    "    box: [64, 128]\n"
+    "    swizzle: 128b\n";
+
+Test(desc, examples_all_parse)
+{
+    const char *names[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
+                           "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid",
+                           "bug_barrier_count", "bug_expect_tx", "bug_never_release", "bug_parity_lap"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "examples/%s.yaml", names[i]);
+        pipe_desc d;
+        err_info e = {0};
+        cr_assert_eq(desc_load(path, &d, &e), ERR_OK, "%s: %s", path, e.detail);
+        cr_assert_str_eq(d.name, names[i]);
+    }
+}
+
+Test(desc, derived_counts_and_tx_follow_the_box)
+{
+    pipe_desc d;
+    err_info e;
+    cr_assert_eq(parse(base, &d, &e), ERR_OK, "%s", e.detail);
+    /* box 64 x 128 f16 = 16384 bytes: what complete_tx delivers and expect_tx must announce */
+    cr_assert_eq(d.tensors[0].tx_bytes, 64 * 128 * 2);
+    cr_assert_eq(d.expect_tx, 16384);
+    cr_assert_eq(d.full_count, 1, "producer's arrive.expect_tx is the only arrival");
+    cr_assert_eq(d.empty_count, 2, "one arrival per consumer warp");
+}
+
+Test(desc, multicast_empty_count_covers_the_cluster)
+{
+    pipe_desc d;
+    err_info e;
+    char text[2048];
+    snprintf(text, sizeof text, "%sgrid: {ctas: 4}\ncluster: {size: 2, multicast: true}\n", base);
+    cr_assert_eq(parse(text, &d, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(d.empty_count, 4, "2 consumers x 2 CTAs");
+}
+
+Test(desc, cpasync_counts_one_noinc_arrival_per_warp)
+{
+    pipe_desc d;
+    err_info e;
+    const char *t = "mode: cp_async\nwarps: {consumer: 4}\nstages: 3\ntensors:\n  - {dims: [4096, 4096], box: [64, 64]}\n";
+    cr_assert_eq(parse(t, &d, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(d.producer_warps, 0);
+    cr_assert_eq(d.full_count, 4);
+}
+
+Test(desc, overrides_are_kept)
+{
+    pipe_desc d;
+    err_info e;
+    char text[2048];
+    snprintf(text, sizeof text, "%sbarriers: {empty_count: 1, expect_tx: 8192}\n", base);
+    cr_assert_eq(parse(text, &d, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(d.empty_count, 1);
+    cr_assert_eq(d.expect_tx, 8192);
+}
+
+static void expect_bad(const char *text, const char *needle_line, const char *needle_field)
+{
+    pipe_desc d;
+    err_info e;
+    cr_assert_eq(parse(text, &d, &e), ERR_BAD_INPUT, "accepted:\n%s", text);
+    cr_assert(strstr(e.detail, "t.yaml"), "no file in '%s'", e.detail);
+    cr_assert(strstr(e.detail, needle_line), "no '%s' in '%s'", needle_line, e.detail);
+    cr_assert(strstr(e.detail, needle_field), "no '%s' in '%s'", needle_field, e.detail);
+    cr_assert_null(strchr(e.detail, '\n'), "more than one line: '%s'", e.detail);
+}
+
+Test(desc, malformed_inputs_name_line_and_field)
+{
+    char text[2048];
+    expect_bad("name: [unclosed\n", "t.yaml:", "syntax");
+    snprintf(text, sizeof text, "%sstagez: 3\n", base);
+    expect_bad(text, ":12:", "stagez");
+    snprintf(text, sizeof text, "%sconsumer: {release_lag: -1}\n", base);
+    expect_bad(text, ":12:", "consumer.release_lag");
+    expect_bad("mode: pipelined\n", ":1:", "mode");
+    snprintf(text, sizeof text, "%sgrid: {ctas: 0}\n", base);
+    expect_bad(text, ":12:", "grid.ctas");
+    expect_bad("tensors:\n  - {dims: [4096, 4096], box: [64, 512]}\n", ":2:", "tensors.box");
+    snprintf(text, sizeof text, "%sconsumer:\n  math: {kind: tensor}\n", base);
+    expect_bad(text, ":13:", "consumer.math.kind");
+    snprintf(text, sizeof text, "%sstages: 64\n", base);
+    expect_bad(text, "", "stages");
+}
+
+Test(desc, tensor_map_rejected_by_the_driver_rules)
+{
+    /* inner box bytes must be a multiple of 16: 6 x f16 = 12 bytes */
+    pipe_desc d;
+    err_info e;
+    cr_assert_eq(parse("tensors:\n  - {dims: [4096, 4096], box: [6, 64]}\n", &d, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "tensors[0]"), "%s", e.detail);
+}
+
+Test(desc, shared_memory_budget)
+{
+    char text[2048];
+    /* 8 stages x 2 tensors... one 32 KB box per stage: 8 x 32 KB = 256 KB > 227 KB */
+    snprintf(text, sizeof text,
+             "stages: 8\ntensors:\n  - {dims: [4096, 4096], box: [64, 256], swizzle: 128b}\n");
+    pipe_desc d;
+    err_info e;
+    cr_assert_eq(parse(text, &d, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "227"), "%s", e.detail);
+}

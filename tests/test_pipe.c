@@ -1,0 +1,225 @@
+/* Pipeline simulator: protocol verdicts of the examples and timing properties that can
+ * be derived by hand from the parameters. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "desc.h"
+#include "params.h"
+#include "pipe.h"
+
+static void load(const char *name, pipe_desc *d)
+{
+    char path[128];
+    snprintf(path, sizeof path, "examples/%s.yaml", name);
+    err_info e = {0};
+    cr_assert_eq(desc_load(path, d, &e), ERR_OK, "%s: %s", path, e.detail);
+}
+
+static void run(const pipe_desc *d, pipe_result *r, trace *t)
+{
+    err_info e = {0};
+    pipe_opts o = {.out = t};
+    cr_assert_eq(pipe_run(d, &o, r, &e), ERR_OK, "%s", e.detail);
+}
+
+static void verdict_of(const char *name, int *code, err_info *v, pipe_result *r)
+{
+    pipe_desc d;
+    load(name, &d);
+    if (d.ctas > 16)
+        d.ctas = 16;   /* the protocol does not depend on the grid size; keeps the suite fast */
+    run(&d, r, NULL);
+    memset(v, 0, sizeof *v);
+    *code = pipe_verdict(r, v);
+}
+
+Test(pipe, correct_examples_pass_the_protocol_check)
+{
+    const char *ok[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
+                        "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int code;
+        err_info v;
+        pipe_result r;
+        verdict_of(ok[i], &code, &v, &r);
+        cr_assert_eq(code, ERR_OK, "%s: %s: %s", ok[i], v.rule, v.detail);
+        cr_assert_eq(r.deadlock, 0, "%s", ok[i]);
+    }
+}
+
+Test(pipe, wrong_barrier_count_is_an_early_arrival)
+{
+    int code;
+    err_info v;
+    pipe_result r;
+    verdict_of("bug_barrier_count", &code, &v, &r);
+    cr_assert_eq(code, ERR_FINDING);
+    cr_assert_str_eq(v.rule, "mbar_arrival_early", "%s", v.detail);
+    cr_assert(strstr(v.detail, "empty["), "%s", v.detail);
+}
+
+Test(pipe, expect_tx_short_of_the_box_hangs_with_negative_tx)
+{
+    int code;
+    err_info v;
+    pipe_result r;
+    verdict_of("bug_expect_tx", &code, &v, &r);
+    cr_assert_eq(code, ERR_FINDING);
+    cr_assert(r.deadlock);
+    /* 8192 announced, 16384 delivered: tx-count ends at -8192 */
+    cr_assert(strstr(v.detail, "tx-count -8192") || strstr(v.detail, "8192 bytes"), "%s", v.detail);
+}
+
+Test(pipe, consumer_that_never_releases_deadlocks_the_producer)
+{
+    int code;
+    err_info v;
+    pipe_result r;
+    verdict_of("bug_never_release", &code, &v, &r);
+    cr_assert_eq(code, ERR_FINDING);
+    cr_assert_str_eq(v.rule, "deadlock");
+    cr_assert(strstr(v.detail, "(producer) waits empty[0]"), "%s", v.detail);
+    /* the producer fills the 4 stages and blocks on iteration 4 */
+    cr_assert(strstr(v.detail, "iteration 4"), "%s", v.detail);
+}
+
+Test(pipe, waiter_with_the_next_phase_parity_is_reported)
+{
+    int code;
+    err_info v;
+    pipe_result r;
+    verdict_of("bug_parity_lap", &code, &v, &r);
+    cr_assert_eq(code, ERR_FINDING);
+    cr_assert_str_eq(v.rule, "mbar_wrong_parity", "%s", v.detail);
+    cr_assert(strstr(v.detail, "passes before its phase completed"), "%s", v.detail);
+}
+
+Test(pipe, too_large_full_count_deadlocks_with_a_chain)
+{
+    const char *t = "warps: {producer: 1, consumer: 2}\nstages: 2\niterations: 4\n"
+                    "tensors:\n  - {dims: [4096, 4096], box: [64, 64]}\nbarriers: {full_count: 2}\n";
+    pipe_desc d;
+    err_info e = {0};
+    cr_assert_eq(desc_parse_yaml(t, strlen(t), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+    pipe_result r;
+    run(&d, &r, NULL);
+    cr_assert(r.deadlock);
+    cr_assert(strstr(r.chain, "waits full[0] phase 0"), "%s", r.chain);
+    cr_assert(strstr(r.chain, "1 of 2 arrivals missing"), "%s", r.chain);
+}
+
+Test(pipe, memory_bound_consumers_stall_on_full_barriers)
+{
+    pipe_desc d;
+    load("memory_bound", &d);
+    pipe_result r;
+    run(&d, &r, NULL);
+    const pipe_role_stats *c = &r.role[TRACE_ROLE_CONSUMER];
+    double stalled = c->wait_full_ns / (c->warps * (double)r.kernel_ns);
+    cr_assert_gt(stalled, 0.5, "consumers stalled on full only %.2f of the time", stalled);
+    cr_assert_str_eq(r.bottleneck_kind, "memory", "%s", r.bottleneck);
+    /* lower bound by hand: every byte crosses HBM once at 3000 B/ns */
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    double bytes = (double)d.ctas * d.iterations * d.copy_bytes;
+    double bound_ns = bytes / p.hbm_bytes_per_ns;
+    cr_assert_geq(r.kernel_ns, bound_ns);
+    cr_assert_lt(r.kernel_ns, bound_ns * 1.1, "kernel %lld ns vs HBM bound %.0f ns", (long long)r.kernel_ns, bound_ns);
+}
+
+Test(pipe, compute_bound_time_is_the_math)
+{
+    pipe_desc d;
+    load("compute_bound", &d);
+    pipe_result r;
+    run(&d, &r, NULL);
+    cr_assert_str_eq(r.bottleneck_kind, "compute", "%s", r.bottleneck);
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    /* each consumer warp runs on its own sub-partition: iterations x flops / (flops per cycle) */
+    double math_ns = d.iterations * (double)d.math_amount / p.mma_flops_per_cycle_smsp / p.clock_ghz;
+    cr_assert_geq(r.kernel_ns, math_ns);
+    cr_assert_lt(r.kernel_ns, math_ns * 1.05, "kernel %lld ns vs math %.0f ns", (long long)r.kernel_ns, math_ns);
+}
+
+Test(pipe, more_stages_help_until_the_bottleneck_moves)
+{
+    /* 8 CTAs: HBM is far from saturated, so copy latency is what stages hide */
+    const char *fmt = "warps: {producer: 1, consumer: 2}\nstages: %u\niterations: 64\ngrid: {ctas: 8}\n"
+                      "tensors:\n  - {dims: [4096, 4096], box: [64, 128], swizzle: 128b}\n"
+                      "consumer:\n  math: {kind: mma, amount: 1048576}\n";
+    int64_t t[5];
+    const char *kind[5];
+    unsigned stages[5] = {1, 2, 3, 4, 8};
+    for (int k = 0; k < 5; k++) {
+        char text[512];
+        snprintf(text, sizeof text, fmt, stages[k]);
+        pipe_desc d;
+        err_info e = {0};
+        cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+        pipe_result r;
+        run(&d, &r, NULL);
+        t[k] = r.kernel_ns;
+        kind[k] = r.bottleneck_kind;
+    }
+    cr_assert_lt(t[1], t[0] * 0.8, "2 stages %lld vs 1 stage %lld", (long long)t[1], (long long)t[0]);
+    for (int k = 1; k < 5; k++)
+        cr_assert_leq(t[k], t[k - 1] + t[k - 1] / 100, "stages %u: %lld > %lld", stages[k], (long long)t[k],
+                      (long long)t[k - 1]);
+    cr_assert_str_eq(kind[0], "latency");
+    cr_assert_str_eq(kind[4], "compute");
+    /* once compute-bound, doubling the stages gains (almost) nothing */
+    cr_assert_gt(t[4], t[3] * 0.97, "8 stages %lld vs 4 stages %lld", (long long)t[4], (long long)t[3]);
+}
+
+Test(pipe, swizzled_consumer_faster_by_the_wavefront_ratio)
+{
+    pipe_desc sw, un;
+    load("consumer_swizzle_128b", &sw);
+    load("consumer_swizzle_none", &un);
+    /* 16-byte column reads of 128-byte rows: unswizzled, the 8 lanes of each quarter-warp
+     * phase hit the same 4 banks (8 wavefronts instead of 1); the 128B swizzle XORs the
+     * chunk index with the row and removes the conflict: ratio 8 by hand. */
+    double wf_ratio = (double)un.read_wavefronts / (double)sw.read_wavefronts;
+    cr_assert_float_eq(wf_ratio, 8.0, 1e-9, "wavefront ratio %.3f", wf_ratio);
+    pipe_result rs, ru;
+    run(&sw, &rs, NULL);
+    run(&un, &ru, NULL);
+    double time_ratio = (double)ru.kernel_ns / (double)rs.kernel_ns;
+    cr_assert(time_ratio > wf_ratio * 0.85 && time_ratio < wf_ratio * 1.05, "time ratio %.2f vs wavefront ratio %.2f",
+              time_ratio, wf_ratio);
+}
+
+Test(pipe, trace_is_consistent)
+{
+    pipe_desc d;
+    load("ws4_tma", &d);
+    d.ctas = 2;
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_result r;
+    run(&d, &r, &t);
+    cr_assert_eq(t.count, r.trace_events);
+    cr_assert_eq(t.kernel_ns, r.kernel_ns);
+    size_t issues = 0, phases_full = 0, releases = 0;
+    for (size_t i = 0; i < t.count; i++) {
+        const trace_event *ev = &t.events[i];
+        if (i)
+            cr_assert_geq(ev->t_ns, t.events[i - 1].t_ns, "sorted");
+        cr_assert_leq(ev->t_ns + ev->dur_ns, r.kernel_ns + 1);
+        if (ev->kind == TRACE_TMA_ISSUE)
+            issues++;
+        if (ev->kind == TRACE_PHASE_COMPLETE && (ev->flags & TRACE_FLAG_FULL_BARRIER))
+            phases_full++;
+        if (ev->kind == TRACE_RELEASE)
+            releases++;
+        if (ev->kind == TRACE_TMA_FLIGHT)   /* no copy beats the L2 latency */
+            cr_assert_geq(ev->dur_ns, 300);
+    }
+    /* 2 CTAs x 64 iterations x 2 tensors; one full phase per iteration; every consumer releases every stage */
+    cr_assert_eq(issues, 2 * 64 * 2);
+    cr_assert_eq(phases_full, 2 * 64);
+    cr_assert_eq(releases, 2 * 64 * 2);
+    trace_free(&t);
+}
