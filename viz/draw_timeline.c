@@ -86,6 +86,16 @@ static void batch_flush_one(cairo_t *cr, batch *b, unsigned k)
 
 static void batch_add(cairo_t *cr, batch *b, unsigned k, draw_rgb c, double x, double y, double w, double h)
 {
+    /* touching blocks of one colour on one track become one rectangle: zoomed out,
+     * merged blocks abut, and the fill cost follows the rectangle count */
+    if (b->n[k]) {
+        rect *last = &b->r[k][b->n[k] - 1];
+        if (last->y == (float)y && last->h == (float)h && (float)x >= last->x && (float)x <= last->x + last->w + 0.5f) {
+            float end = (float)(x + w);
+            if (end > last->x + last->w) last->w = end - last->x;
+            return;
+        }
+    }
     if (b->n[k] == BUCKET_CAP) batch_flush_one(cr, b, k);
     b->c[k] = c;
     b->r[k][b->n[k]++] = (rect){(float)x, (float)y, (float)w, (float)h};
