@@ -415,7 +415,7 @@ int hw_bank_profile(const bank_instr *instrs, uint32_t count, hw_bank_metrics *m
                             fprintf(log, "warning: baseline of batch %u differs for %s: %g vs %g\n", b0,
                                     metrics->names[m], v[m], baseline[m]);
             } else {
-                memcpy(values + (size_t)(b0 + r - 1) * (size_t)metrics->n, v, sizeof(double) * (size_t)metrics->n);
+                memcpy(values + (size_t)(b0 + r - 1) * HW_MAX_METRICS, v, sizeof(double) * (size_t)metrics->n);
             }
         }
         if (count == 0)

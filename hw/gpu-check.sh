@@ -43,10 +43,15 @@ check bank_lds32_broadcast 0 'wavefronts 1, conflicts 0' "$T" bank --op lds32 --
 check bank_lds128_consecutive 0 'wavefronts 4, conflicts 0' "$T" bank --op lds128 --addr $(seq -s, 0 16 496)
 # ldmatrix.x4 on 32 consecutive 16-byte rows: one wavefront per matrix.
 check bank_ldsm_x4_consecutive 0 'wavefronts 4, conflicts 0' "$T" bank --op ldsm.x4 --addr $(seq -s, 0 16 496)
+# a pattern file: 64-bit loads, consecutive (2 wavefronts) and 2-way conflicting (4)
+printf '# op a0..a31\nlds64 %s\nlds64 %s\n' "$(seq -s' ' 0 8 248)" "$(seq -s' ' 0 16 496)" >/tmp/tmahw-smoke.pattern
+check bank_pattern_file 0 'wavefronts 2, conflicts 0' "$T" bank --pattern /tmp/tmahw-smoke.pattern
 # TMA: 128B-swizzled f16 64x64 tile, destination 1024-aligned and 128*3 into a block.
 check layout_128B_aligned 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,64 --swizzle 128B --coords 64,32
 check layout_128B_offset384 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,16 --swizzle 128B --coords 0,8 --smem-address 0x580
-check layout_oob_negative 0 'agree' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3
+check layout_oob_negative 0 'agree' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -4,-3
+# measured: coords[0] * element size not a multiple of 16 bytes faults the copy
+check layout_c0_unaligned_faults 1 'faulted' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3
 check layout_store 0 'agree' "$T" layout --store --dtype f16 --dims 128,64 --box 32,8 --swizzle 64B --coords 32,4
 # driver rejects boxDim 257 (documented limit 256); the model must say so too.
 check encode_box_257_rejected 1 'driver: rejected' "$T" layout --dtype f16 --dims 512,512 --box 8,257

@@ -714,10 +714,15 @@ static int cmd_validate(int argc, char **argv)
  * tests can check the corpus itself (sizes, every case fits the runner's buffer). */
 static int cmd_corpus(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    int list = argc > 1 && !strcmp(argv[1], "--list");
     static hw_layout_case cases[2048];
     uint32_t n = hw_corpus_layout(cases, 2048), loads = 0, stores = 0, model_ok = 0, too_big = 0;
+    if (list) {
+        for (uint32_t i = 0; i < n; i++)
+            printf("%u %s %s smem_offset=%u misalign=%u\n", i, cases[i].group, cases[i].store ? "store" : "load",
+                   cases[i].smem_offset, cases[i].global_misalign);
+        return 0;
+    }
     uint32_t max_end = 0;
     for (uint32_t i = 0; i < n; i++) {
         cases[i].store ? stores++ : loads++;

@@ -236,7 +236,8 @@ static void written_extent(const uint8_t *a, const uint8_t *b, size_t n, size_t 
 
 void hw_case_head(FILE *f, const hw_layout_case *c, const tm_desc *d)
 {
-    fprintf(f, "{\"id\":%u,\"group\":\"%s\",\"kind\":\"%s\",", c->id, c->group, c->store ? "store" : "load");
+    fprintf(f, "{\"id\":%u,\"group\":\"%s\",\"kind\":\"%s\",\"smem_offset\":%u,", c->id, c->group,
+            c->store ? "store" : "load", c->smem_offset);
     hw_json_desc(f, d);
     fprintf(f, ",\"coords\":[");
     for (uint32_t i = 0; i < d->rank && i < TM_MAX_RANK; i++)
