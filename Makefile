@@ -135,7 +135,7 @@ test:
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build
 	@$(MAKE) --no-print-directory test-run
 
-test-build: $(TESTS_san) $(BUILD)/san/tmasim $(BUILD)/rel/tmasim $(filter %tmaview %tmahw,$(ALL))
+test-build: $(TESTS_san) $(BUILD)/san/tmasim $(BUILD)/rel/tmasim $(filter %tmaview %tmahw,$(ALL)) $(if $(filter %tmaview,$(ALL)),$(BUILD)/san/tmaview)
 
 test-run:
 	@scripts/run-tests.sh $(TESTS_san)
