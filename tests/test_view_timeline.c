@@ -281,3 +281,86 @@ Test(view_play, cursor_advances_at_the_chosen_speed_and_stops_at_the_end)
     cr_expect_eq(view_play_advance(&c, 1e6, 1.0, 10000), 0);
     cr_expect_eq(c, 10000);
 }
+
+/* ---- the session: two panes on one axis, input, snapping ------------------------------ */
+#include "view_session.h"
+
+Test(session, two_traces_share_the_axis_and_snap_aligns_a_matched_event)
+{
+    synth_opts o = {.ctas = 1, .consumers = 1, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 8192};
+    trace a, b;
+    trace_init(&a, TRACE_SRC_SIM);
+    synth_fill(&a, &o);
+    o.math_ns = 120;
+    trace_init(&b, TRACE_SRC_HW);
+    synth_fill(&b, &o);
+    /* a measured clock starts elsewhere: shift every event of b by 5000 ns */
+    for (size_t i = 0; i < b.count; i++) b.events[i].t_ns += 5000;
+    const trace *tp[2] = {&a, &b};
+    view_session s;
+    cr_assert_eq(view_session_init(&s, tp, 2, 1000, 600, NULL), ERR_OK);
+    cr_expect_eq(s.offset[1], -5000);   /* first events lined up */
+    cr_expect_eq(s.match.matched, a.count);
+    /* select the consumer wait of iteration 2 in a (1400..2200); in b it is 1440..2220
+     * (+5000), so snapping puts b's copy at 1400: offset 1400 - 6440 */
+    view_query q = {TRACE_WAIT, 0, 2, TRACE_ROLE_CONSUMER};
+    uint32_t ev = view_search(s.vt[0], &q, SIZE_MAX, 1);
+    cr_assert_neq(ev, UINT32_MAX);
+    view_session_select(&s, 0, ev);
+    cr_expect_eq(s.cursor, 1400);
+    cr_assert(view_session_snap(&s));
+    cr_expect_eq(s.offset[1], 1400 - 6440);
+    view_session_key(&s, '0', 0);
+    cr_expect_eq(s.offset[1], -5000);
+    view_session_free(&s);
+    trace_free(&a);
+    trace_free(&b);
+}
+
+Test(session, wheel_zooms_about_the_mouse_and_click_selects_what_is_drawn_there)
+{
+    synth_opts o = {.ctas = 1, .consumers = 1, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 8192};
+    trace a;
+    trace_init(&a, TRACE_SRC_SIM);
+    synth_fill(&a, &o);
+    const trace *tp[1] = {&a};
+    view_session s;
+    cr_assert_eq(view_session_init(&s, tp, 1, 1000, 600, NULL), ERR_OK);
+    /* timeline x 120..700 (580 px); show 0..2900 ns: 5 ns per pixel */
+    view_fit(&s.port, 0, 2900);
+    int64_t t_under = view_t(&s.port, 300 - 120);
+    view_session_wheel(&s, 300, 72, 2);
+    cr_expect_float_eq(s.port.ns_per_px, 5.0 / 1.5625, 1e-9);   /* 1.25^2 */
+    cr_expect_eq(view_t(&s.port, 300 - 120), t_under);
+    /* consumer row: 62..82, work track 68..77. At 5 ns/px, x = 120 + 1150/5 = 350 is
+     * inside math 1100..1200 */
+    view_fit(&s.port, 0, 2900);
+    view_session_button(&s, 350, 72, 1, 1, 0);
+    view_session_button(&s, 350, 72, 1, 0, 0);
+    cr_assert_neq(s.sel_event, UINT32_MAX);
+    cr_expect_eq(a.events[s.sel_event].kind, TRACE_MATH);
+    cr_expect_eq(a.events[s.sel_event].t_ns, 1100);
+    /* f fits the selection with 10% margins: 1100 - 10 - 1 .. 1200 + 10 + 1 */
+    view_session_key(&s, 'f', 0);
+    cr_expect_eq(s.port.t0, 1089);
+    cr_expect_eq(view_t1(&s.port), 1211);
+    /* a right-drag selects a range */
+    view_fit(&s.port, 0, 2900);
+    view_session_button(&s, 120, 72, 3, 1, 0);
+    view_session_motion(&s, 300, 72);
+    view_session_button(&s, 320, 72, 3, 0, 0);
+    cr_expect(s.has_range);
+    cr_expect_eq(s.range_a, 0);
+    cr_expect_eq(s.range_b, 1000);
+    /* play: the whole run in 10 s, so half a second moves the cursor by 1/20 of it */
+    int64_t lo, hi;
+    view_session_extent(&s, &lo, &hi);
+    s.cursor = lo;
+    view_session_key(&s, ' ', 0);
+    view_session_tick(&s, 0.5);
+    cr_expect_eq(s.cursor, lo + (hi - lo) / 20);
+    view_session_free(&s);
+    trace_free(&a);
+}
