@@ -274,3 +274,30 @@ Test(tmaview, bad_script_line_is_reported)
     cr_expect_eq(rc, 2, "%s", out);
     cr_expect(strstr(out, "line 2"), "%s", out);
 }
+
+Test(tmaview, play_mode_moves_the_cursor_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/play.txt", dir);
+    FILE *f = fopen(path, "w");
+    /* scripted runs advance 1/60 s per frame; the default speed plays the whole run in
+     * 10 s, so 60 frames put the cursor at 1/10 of the run. The view is the run with 2%
+     * margins: x = 120 + 580 * (0.10 + 0.02) / 1.04 = 186.9 */
+    fprintf(f, "key space\nwait 60\nkey space\nscreenshot play.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --script play.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    img m = load_png("play.png");
+    int found = -1;
+    for (int x = 121; x < 700; x++) {
+        int r, g, b;
+        px(&m, x, 400, &r, &g, &b);   /* below the lanes: only the cursor line is there */
+        if (r == 255 && g == 140 && b == 0) found = x;
+    }
+    cr_expect(found >= 184 && found <= 190, "cursor line at x=%d, expected ~187", found);
+    cairo_surface_destroy(m.s);
+}
