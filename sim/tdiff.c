@@ -213,6 +213,10 @@ int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_re
         out->median = tdiff_percentile(delta + offs[g], counts[g], 50);
         out->p95 = tdiff_percentile(delta + offs[g], counts[g], 95);
         out->b_median = tdiff_percentile(base + offs[g], counts[g], 50);
+        /* base is no longer needed: reuse it for |delta| */
+        for (size_t k = 0; k < counts[g]; k++) base[offs[g] + k] = abs64(delta[offs[g] + k]);
+        tdiff_sort_i64(base + offs[g], counts[g]);
+        out->p95_abs = tdiff_percentile(base + offs[g], counts[g], 95);
         r->unmatched_a += only_a[g];
         r->unmatched_b += only_b[g];
     }

@@ -55,7 +55,8 @@ void tdiff_sort_i64(int64_t *v, size_t n);
 typedef struct tdiff_group {
     uint8_t kind, role;
     uint32_t matched, only_a, only_b;
-    int64_t median, p95;          /* of (a - b) over matched pairs */
+    int64_t median, p95;          /* of (a - b) over matched pairs (signed) */
+    int64_t p95_abs;              /* of |a - b|: how far off 95% of the pairs are at most */
     int64_t b_median;             /* median of b's own value (duration for spans) */
 } tdiff_group;
 

@@ -88,6 +88,8 @@ Test(tdiff, slower_math_shows_per_kind_and_role)
     cr_expect_eq(cw->matched, 2);
     cr_expect_eq(cw->median, 0);
     cr_expect_eq(cw->p95, 20);
+    cr_expect_eq(cw->p95_abs, 20);
+    cr_expect_eq(group(&r, TRACE_MATH, TRACE_ROLE_CONSUMER)->p95_abs, 20);
     /* producer waits: 1180 vs 1200, 190 vs 210 -> both -20 */
     const tdiff_group *pw = group(&r, TRACE_WAIT, TRACE_ROLE_PRODUCER);
     cr_expect_eq(pw->median, -20);

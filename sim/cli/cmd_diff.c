@@ -68,13 +68,14 @@ static void print_table(const trace *a, const trace *b, const tdiff_report *r)
            r->kernel_err * 100.0);
     printf("events: sim %zu, measured %zu, matched %zu, only in sim %zu, only measured %zu\n\n", a->count, b->count,
            r->matched, r->unmatched_a, r->unmatched_b);
-    printf("%-14s %-9s %8s %8s %8s %12s %12s %12s\n", "kind", "role", "matched", "only-sim", "only-hw",
-           "median(ns)", "p95(ns)", "hw-median");
+    printf("%-16s %-9s %8s %8s %8s %11s %11s %11s %11s\n", "kind", "role", "matched", "only-sim", "only-hw",
+           "median(ns)", "p95(ns)", "p95|d|(ns)", "hw-median");
     for (size_t i = 0; i < r->ngroups; i++) {
         const tdiff_group *g = &r->groups[i];
-        printf("%-14s %-9s %8" PRIu32 " %8" PRIu32 " %8" PRIu32 " %+12" PRId64 " %+12" PRId64 " %12" PRId64 "\n",
+        printf("%-16s %-9s %8" PRIu32 " %8" PRIu32 " %8" PRIu32 " %+11" PRId64 " %+11" PRId64 " %11" PRId64
+               " %11" PRId64 "\n",
                trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched, g->only_a,
-               g->only_b, g->median, g->p95, g->b_median);
+               g->only_b, g->median, g->p95, g->p95_abs, g->b_median);
     }
     if (r->ntop) printf("\nlargest discrepancies (sim - measured):\n");
     for (size_t i = 0; i < r->ntop; i++) {
@@ -98,15 +99,15 @@ static void print_table(const trace *a, const trace *b, const tdiff_report *r)
 
 static void print_csv(const tdiff_report *r)
 {
-    printf("kind,role,matched,only_sim,only_hw,median_ns,p95_ns,hw_median_ns\n");
+    printf("kind,role,matched,only_sim,only_hw,median_ns,p95_ns,p95_abs_ns,hw_median_ns\n");
     for (size_t i = 0; i < r->ngroups; i++) {
         const tdiff_group *g = &r->groups[i];
-        printf("%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+        printf("%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
                trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched, g->only_a,
-               g->only_b, g->median, g->p95, g->b_median);
+               g->only_b, g->median, g->p95, g->p95_abs, g->b_median);
     }
-    printf("kernel,all,%zu,%zu,%zu,%" PRId64 ",%" PRId64 ",%" PRId64 "\n", r->matched, r->unmatched_a, r->unmatched_b,
-           r->kernel_a - r->kernel_b, r->kernel_a - r->kernel_b, r->kernel_b);
+    printf("kernel,all,%zu,%zu,%zu,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", r->matched, r->unmatched_a,
+           r->unmatched_b, r->kernel_a - r->kernel_b, r->kernel_a - r->kernel_b, r->kernel_a > r->kernel_b ? r->kernel_a - r->kernel_b : r->kernel_b - r->kernel_a, r->kernel_b);
 }
 
 static void json_event(const trace_event *ev)
@@ -135,9 +136,9 @@ static void print_json(const trace *a, const trace *b, const tdiff_report *r, do
         const tdiff_group *g = &r->groups[i];
         printf("%s\n    {\"kind\": \"%s\", \"role\": \"%s\", \"matched\": %" PRIu32 ", \"only_sim\": %" PRIu32
                ", \"only_measured\": %" PRIu32 ", \"median_ns\": %" PRId64 ", \"p95_ns\": %" PRId64
-               ", \"measured_median_ns\": %" PRId64 "}",
+               ", \"p95_abs_ns\": %" PRId64 ", \"measured_median_ns\": %" PRId64 "}",
                i ? "," : "", trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched,
-               g->only_a, g->only_b, g->median, g->p95, g->b_median);
+               g->only_a, g->only_b, g->median, g->p95, g->p95_abs, g->b_median);
     }
     printf("\n  ],\n  \"largest\": [");
     for (size_t i = 0; i < r->ntop; i++) {
