@@ -170,7 +170,7 @@ static void bar_op(sim *s, uint32_t cta, uint32_t b, const mbar_event *ev, const
 {
     mbar *m = &s->bar[(size_t)cta * s->nbar + b];
     mbar_result res;
-    err_info fe = {0};
+    err_info fe;
     uint32_t phase_before = m->phase;
     if (mbar_step(m, ev, m, &res, &fe) != ERR_OK)
         note_finding(s, &fe, cta, w, b, iter);
@@ -203,7 +203,7 @@ static int try_wait(sim *s, warp *w, uint32_t wi, uint32_t b, int64_t phase, uin
     mbar *m = &s->bar[(size_t)w->cta * s->nbar + b];
     mbar_event ev = {.op = MBAR_TEST_WAIT, .parity = parity, .has_intended = 1, .intended_phase = phase};
     mbar_result res;
-    err_info fe = {0};
+    err_info fe;
     if (mbar_step(m, &ev, m, &res, &fe) != ERR_OK)
         note_finding(s, &fe, w->cta, w, b, iter);
     if (res.wait_done)

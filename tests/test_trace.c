@@ -195,3 +195,26 @@ Test(trace, names_round_trip)
     cr_assert_str_eq(trace_role_name(TRACE_ROLE_PRODUCER), "producer");
     cr_assert_str_eq(trace_kind_name((trace_kind)99), "unknown");
 }
+
+Test(trace, large_sort_matches_the_comparator_order)
+{
+    /* above the radix threshold: times with many ties, keys in reverse */
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    uint32_t x = 12345;
+    for (int i = 0; i < 20000; i++) {
+        x = x * 1103515245u + 12345u;
+        trace_event ev = {.t_ns = (int64_t)((x >> 8) % 3000) - 1000, .warp = (uint8_t)(x % 7),
+                          .cta = (uint16_t)(x % 5), .iteration = (uint32_t)i};
+        trace_push(&t, &ev, NULL);
+    }
+    trace_sort(&t);
+    cr_assert_eq(t.count, 20000);
+    for (size_t i = 1; i < t.count; i++) {
+        const trace_event *a = &t.events[i - 1], *b = &t.events[i];
+        cr_assert(a->t_ns < b->t_ns || (a->t_ns == b->t_ns && (a->cta < b->cta || (a->cta == b->cta &&
+                  (a->warp < b->warp || (a->warp == b->warp && a->iteration < b->iteration))))),
+                  "events %zu and %zu out of order", i - 1, i);
+    }
+    trace_free(&t);
+}
