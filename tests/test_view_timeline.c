@@ -147,6 +147,27 @@ Test(view, pick_finds_the_event_under_the_cursor)
     cr_expect_eq(view_pick(vt, consumer_lane(), VIEW_TRACK_WORK, 3000, 10), UINT32_MAX);
 }
 
+Test(view, flow_from_a_tma_issue_to_the_wait_it_ends)
+{
+    /* iteration 2 (stage 0) is issued at 1200 and lands at 2200; the consumer waits
+     * 1400..2200 for it. Iteration 0's copy ends the consumer's first wait (0..1000). */
+    view_query q = {TRACE_TMA_ISSUE, 0, 2, -1};
+    uint32_t issue = view_search(vt, &q, SIZE_MAX, 1);
+    cr_assert_neq(issue, UINT32_MAX);
+    cr_expect_eq(tr.events[issue].t_ns, 1200);
+    uint32_t w[4];
+    size_t n = view_flow_targets(vt, issue, w, 4);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(tr.events[w[0]].kind, TRACE_WAIT);
+    cr_expect_eq(tr.events[w[0]].t_ns, 1400);
+    cr_expect_eq(tr.events[w[0]].t_ns + tr.events[w[0]].dur_ns, 2200);
+    /* iteration 1 lands at 1010 while the consumer is busy: no wait, no flow */
+    q.stage = 1;
+    q.iteration = 1;
+    issue = view_search(vt, &q, SIZE_MAX, 1);
+    cr_expect_eq(view_flow_targets(vt, issue, w, 4), 0);
+}
+
 Test(view, search_by_kind_stage_iteration_and_role)
 {
     view_query q;
