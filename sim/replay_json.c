@@ -1,0 +1,314 @@
+/* replay_json: reads a recording directory and replays every case (sim/replay.c
+ * compares; this file only turns JSON lines into observations). */
+#include "replay_json.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t jnum(const json_t *o, const char *key, uint64_t dflt)
+{
+    const json_t *v = json_object_get(o, key);
+    if (json_is_integer(v))
+        return (uint64_t)json_integer_value(v);
+    if (json_is_real(v))
+        return (uint64_t)json_real_value(v);
+    return dflt;
+}
+
+static int64_t jint(const json_t *o, const char *key, int64_t dflt)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
+}
+
+static int jbool(const json_t *o, const char *key)
+{
+    return json_is_true(json_object_get(o, key));
+}
+
+static void jstr(const json_t *o, const char *key, char *out, size_t size)
+{
+    const json_t *v = json_object_get(o, key);
+    snprintf(out, size, "%s", json_is_string(v) ? json_string_value(v) : "?");
+}
+
+/* The tensor-map parameters as the recorder wrote them (raw enum numbers). */
+static void read_desc(const json_t *o, tm_desc *d, int32_t *coords)
+{
+    memset(d, 0, sizeof *d);
+    d->dtype = (tm_dtype)jint(o, "dtype_id", 0);
+    d->rank = (uint32_t)jint(o, "rank", 0);
+    d->interleave = (tm_interleave)jint(o, "interleave_id", 0);
+    d->swizzle = (tm_swizzle)jint(o, "swizzle_id", 0);
+    d->l2_promotion = (tm_l2_promotion)jint(o, "l2_promotion_id", 0);
+    d->oob_fill = (tm_oob_fill)jint(o, "oob_fill_id", 0);
+    d->global_address = jnum(o, "global_address", 0);
+    d->sm_version = (uint32_t)jint(o, "sm_version", 90);
+    const json_t *a;
+    size_t i;
+    json_t *v;
+    if ((a = json_object_get(o, "dims")))
+        json_array_foreach(a, i, v) if (i < TM_MAX_RANK) d->dims[i] = (uint64_t)json_integer_value(v);
+    if ((a = json_object_get(o, "strides")))
+        json_array_foreach(a, i, v) if (i < TM_MAX_RANK - 1) d->strides[i] = (uint64_t)json_integer_value(v);
+    if ((a = json_object_get(o, "box")))
+        json_array_foreach(a, i, v) if (i < TM_MAX_RANK) d->box[i] = (uint32_t)json_integer_value(v);
+    if ((a = json_object_get(o, "elem_strides")))
+        json_array_foreach(a, i, v) if (i < TM_MAX_RANK) d->elem_strides[i] = (uint32_t)json_integer_value(v);
+    if (coords && (a = json_object_get(o, "coords")))
+        json_array_foreach(a, i, v) if (i < TM_MAX_RANK) coords[i] = (int32_t)json_integer_value(v);
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static uint8_t *read_hex(const json_t *o, const char *key, size_t *len)
+{
+    const json_t *v = json_object_get(o, key);
+    *len = 0;
+    if (!json_is_string(v))
+        return NULL;
+    const char *s = json_string_value(v);
+    size_t n = strlen(s) / 2;
+    uint8_t *b = malloc(n ? n : 1);
+    if (!b)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            free(b);
+            return NULL;
+        }
+        b[i] = (uint8_t)(hi * 16 + lo);
+    }
+    *len = n;
+    return b;
+}
+
+static replay_range *read_ranges(const json_t *o, const char *key, size_t *n)
+{
+    const json_t *a = json_object_get(o, key);
+    *n = 0;
+    if (!json_is_array(a))
+        return NULL;
+    size_t cnt = json_array_size(a);
+    replay_range *r = malloc((cnt ? cnt : 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        r[i].begin = (int64_t)json_integer_value(json_array_get(v, 0));
+        r[i].end = (int64_t)json_integer_value(json_array_get(v, 1));
+    }
+    *n = cnt;
+    return r;
+}
+
+static void note(replay_report *r, replay_kind k, uint32_t id, const char *params, const char *detail)
+{
+    if (r->ndetails >= REPLAY_MAX_DETAILS)
+        return;
+    replay_disagreement *d = &r->details[r->ndetails++];
+    d->kind = k;
+    d->id = id;
+    snprintf(d->params, sizeof d->params, "%s", params);
+    snprintf(d->detail, sizeof d->detail, "%s", detail);
+}
+
+static void count(replay_report *r, replay_kind k, int verdict, uint32_t id, const char *params, const char *detail)
+{
+    replay_counts *c = &r->counts[k];
+    c->cases++;
+    if (verdict == REPLAY_AGREE) {
+        c->agree++;
+    } else if (verdict == REPLAY_DISAGREE) {
+        c->disagree++;
+        note(r, k, id, params, detail);
+    } else {
+        c->unusable++;
+    }
+}
+
+static int one_encode(replay_report *r, const json_t *o)
+{
+    tm_desc d;
+    char detail[400] = "", params[440], rule[64];
+    read_desc(o, &d, NULL);
+    const json_t *enc = json_object_get(o, "encode");
+    int v = replay_check_encode(&d, jbool(enc, "accepted"), (int)jint(enc, "cu_result", -1), detail, sizeof detail);
+    char p[360];
+    replay_describe_desc(&d, NULL, 0, p, sizeof p);
+    jstr(o, "rule", rule, sizeof rule);
+    snprintf(params, sizeof params, "[%s] %s", rule, p);
+    count(r, REPLAY_ENCODE, v, (uint32_t)jint(o, "id", -1), params, detail);
+    return 0;
+}
+
+static int one_layout(replay_report *r, const json_t *o)
+{
+    replay_layout_obs obs;
+    char detail[400] = "", params[400], kind[16];
+    uint8_t *bytes = NULL;
+    replay_range *rng = NULL;
+    memset(&obs, 0, sizeof obs);
+    read_desc(o, &obs.desc, obs.coords);
+    jstr(o, "kind", kind, sizeof kind);
+    obs.store = !strcmp(kind, "store");
+    const json_t *enc = json_object_get(o, "encode");
+    obs.encode_accepted = jbool(enc, "accepted");
+    obs.cu_result = (int)jint(enc, "cu_result", -1);
+    obs.fault = json_object_get(o, "fault") != NULL;
+    obs.expect_tx = (uint32_t)jint(o, "expect_tx", 0);
+    obs.completed = jbool(o, "completed");
+    obs.smem_base = (uint32_t)jint(o, "smem_base", 0);
+    obs.smem_size = (uint32_t)jint(o, "smem_size", 0);
+    /* a faulted copy has no observed address: the destination offset inside the
+     * runner's 1024-aligned buffer has the same alignment */
+    obs.smem_address = (uint32_t)jint(o, "smem_address", 1024 + jint(o, "smem_offset", 0));
+    replay_kind k = obs.store ? REPLAY_STORE : REPLAY_LOAD;
+    uint32_t id = (uint32_t)jint(o, "id", -1);
+    int v;
+    if (json_object_get(o, "runner_error")) {
+        v = REPLAY_UNUSABLE;
+    } else {
+        size_t n;
+        if (obs.store) {
+            bytes = read_hex(o, "global_hex", &n);
+            obs.window_start = jint(o, "global_window_start", 0);
+            rng = read_ranges(o, "global_written", &obs.nwritten);
+        } else {
+            bytes = read_hex(o, "hex", &n);
+            obs.window_start = jint(o, "window_start", 0);
+            rng = read_ranges(o, "written", &obs.nwritten);
+        }
+        obs.window = bytes;
+        obs.window_len = n;
+        obs.written = rng;
+        v = replay_check_layout(&obs, detail, sizeof detail);
+    }
+    replay_describe_desc(&obs.desc, obs.coords, obs.smem_address, params, sizeof params);
+    char p2[420];
+    snprintf(p2, sizeof p2, "%s%s", obs.store ? "--store " : "", params);
+    count(r, k, v, id, p2, detail);
+    free(bytes);
+    free(rng);
+    return 0;
+}
+
+typedef struct bank_ctx {
+    const json_t *baseline;   /* meta.json bank.baseline */
+} bank_ctx;
+
+static double counter(const json_t *counters, const bank_ctx *bc, const char *name)
+{
+    const json_t *v = json_object_get(counters, name);
+    if (!json_is_number(v))
+        return -1;
+    double base = bc->baseline ? json_number_value(json_object_get(bc->baseline, name)) : 0;
+    return json_number_value(v) - base;
+}
+
+static int one_bank(replay_report *r, const json_t *o, const bank_ctx *bc)
+{
+    bank_instr in;
+    char detail[400] = "", params[400], op[32];
+    err_info e;
+    memset(&in, 0, sizeof in);
+    jstr(o, "op", op, sizeof op);
+    uint32_t id = (uint32_t)jint(o, "id", -1);
+    err_clear(&e);
+    if (bank_op_parse(op, &in.op, &in.trans, &e) != ERR_OK) {
+        count(r, REPLAY_BANK, REPLAY_UNUSABLE, id, op, e.detail);
+        return 0;
+    }
+    const json_t *a = json_object_get(o, "addr");
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v) if (i < BANK_LANES) in.addr[i] = (uint32_t)json_integer_value(v);
+    const json_t *c = json_object_get(o, "counters");
+    replay_bank_obs ob;
+    ob.wavefronts = counter(c, bc, replay_bank_wavefront_metric(in.op));
+    ob.conflicts = counter(c, bc, replay_bank_conflict_metric(in.op));
+    ob.instructions = -1;
+    for (const char *const *n = replay_bank_inst_metrics(in.op); *n; n++)
+        if (json_object_get(c, *n)) {
+            ob.instructions = counter(c, bc, *n);
+            break;
+        }
+    int verdict = REPLAY_UNUSABLE;
+    if (ob.wavefronts >= 0 && ob.conflicts >= 0)
+        verdict = replay_check_bank(&in, &ob, detail, sizeof detail);
+    replay_describe_bank(&in, params, sizeof params);
+    count(r, REPLAY_BANK, verdict, id, params, detail);
+    return 0;
+}
+
+typedef enum { FILE_ENCODE, FILE_LAYOUT, FILE_BANK } file_kind;
+
+static int replay_file(const char *dir, const char *name, file_kind fk, replay_report *r, const bank_ctx *bc,
+                       err_info *e)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return err_set(e, ERR_IO, "recording", "%s: cannot open", path);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    unsigned lineno = 0;
+    int rc = ERR_OK;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        if (len <= 1)
+            continue;
+        json_error_t je;
+        json_t *o = json_loads(line, 0, &je);
+        if (!json_is_object(o)) {
+            rc = err_set(e, ERR_BAD_INPUT, "recording", "%s:%u: not a JSON object: %s", path, lineno, je.text);
+            json_decref(o);
+            break;
+        }
+        if (fk == FILE_ENCODE)
+            one_encode(r, o);
+        else if (fk == FILE_LAYOUT)
+            one_layout(r, o);
+        else
+            one_bank(r, o, bc);
+        json_decref(o);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int replay_dir(const char *dir, replay_report *r, err_info *e)
+{
+    char path[4096];
+    memset(r, 0, sizeof *r);
+    snprintf(path, sizeof path, "%s/meta.json", dir);
+    json_error_t je;
+    json_t *meta = json_load_file(path, 0, &je);
+    if (!json_is_object(meta)) {
+        json_decref(meta);
+        return err_set(e, ERR_IO, "recording", "%s: %s", path, je.text);
+    }
+    jstr(meta, "gpu", r->gpu, sizeof r->gpu);
+    jstr(meta, "driver", r->driver, sizeof r->driver);
+    jstr(meta, "date", r->date, sizeof r->date);
+    snprintf(r->cuda, sizeof r->cuda, "%lld", (long long)jint(meta, "cuda_runtime", 0));
+    bank_ctx bc = {json_object_get(json_object_get(meta, "bank"), "baseline")};
+    int rc = replay_file(dir, "encode.jsonl", FILE_ENCODE, r, &bc, e);
+    if (rc == ERR_OK)
+        rc = replay_file(dir, "layout.jsonl", FILE_LAYOUT, r, &bc, e);
+    if (rc == ERR_OK)
+        rc = replay_file(dir, "bank.jsonl", FILE_BANK, r, &bc, e);
+    json_decref(meta);
+    return rc;
+}
