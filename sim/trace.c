@@ -112,32 +112,13 @@ static int event_cmp(const void *pa, const void *pb)
     return memcmp(a, b, sizeof *a);
 }
 
-/* Radix sort of packed (time, index) words, then the event key orders each group of
- * equal times (small groups): O(n) for the millions of events a simulation emits,
- * where qsort with the full comparator took a second. */
+/* LSD radix sort of the events themselves on their time (11-bit digits, stable, sequential
+ * memory traffic), then the event key orders each group of equal times (a handful of
+ * events): O(n) for the millions of events a simulation emits, where qsort with the full
+ * comparator took a second and an index permutation thrashed the cache. */
 static void sort_by_qsort(trace *t)
 {
     qsort(t->events, t->count, sizeof *t->events, event_cmp);
-}
-
-/* Stable LSD radix sort of 64-bit words on the bits above `low_bits` (the low bits carry
- * the event index). */
-static void radix_u64(uint64_t *a, uint64_t *b, size_t n, unsigned low_bits, unsigned key_bits)
-{
-    for (unsigned shift = low_bits; shift < low_bits + key_bits; shift += 11) {
-        size_t count[2048] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[(a[i] >> shift) & 2047u]++;
-        size_t sum = 0;
-        for (unsigned k = 0; k < 2048; k++) {
-            size_t c = count[k];
-            count[k] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            b[count[(a[i] >> shift) & 2047u]++] = a[i];
-        memcpy(a, b, n * sizeof *a);
-    }
 }
 
 void trace_sort(trace *t)
@@ -154,49 +135,36 @@ void trace_sort(trace *t)
         if (t->events[i].t_ns > hi)
             hi = t->events[i].t_ns;
     }
-    unsigned index_bits = 1, time_bits = 1;
-    while (index_bits < 64 && ((uint64_t)n >> index_bits))
-        index_bits++;
-    while (time_bits < 64 && ((uint64_t)(hi - lo) >> time_bits))
-        time_bits++;
-    /* Fast path when (time, index) packs into 64 bits (a 16M-event trace spanning 1 s
-     * fits); otherwise, and for small traces, qsort. */
-    uint64_t *a = NULL, *b = NULL;
-    if (n >= 4096 && index_bits + time_bits <= 64) {
-        a = malloc(n * sizeof *a);
-        b = malloc(n * sizeof *b);
-    }
-    if (!a || !b) {
-        free(a);
-        free(b);
+    trace_event *tmp = n >= 4096 ? malloc(n * sizeof *tmp) : NULL;
+    if (!tmp) {
         sort_by_qsort(t);
         return;
     }
-    for (i = 0; i < n; i++)
-        a[i] = ((uint64_t)(t->events[i].t_ns - lo) << index_bits) | i;
-    radix_u64(a, b, n, index_bits, time_bits);
-    free(b);
-    /* apply the permutation in place: position i takes event a[i] (cycle following) */
-    uint64_t mask = index_bits == 64 ? UINT64_MAX : (1ull << index_bits) - 1;
-    for (i = 0; i < n; i++)
-        a[i] &= mask;
-    for (i = 0; i < n; i++) {
-        if (a[i] == i)
-            continue;
-        trace_event held = t->events[i];
-        size_t j = i;
-        for (;;) {
-            size_t k = (size_t)a[j];
-            a[j] = j;
-            if (k == i) {
-                t->events[j] = held;
-                break;
-            }
-            t->events[j] = t->events[k];
-            j = k;
+    trace_event *src = t->events, *dst = tmp;
+    uint64_t span = (uint64_t)(hi - lo);
+    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += 11) {
+        size_t count[2048] = {0};
+        for (i = 0; i < n; i++)
+            count[((uint64_t)(src[i].t_ns - lo) >> shift) & 2047u]++;
+        size_t sum = 0;
+        for (unsigned k = 0; k < 2048; k++) {
+            size_t c = count[k];
+            count[k] = sum;
+            sum += c;
         }
+        for (i = 0; i < n; i++)
+            dst[count[((uint64_t)(src[i].t_ns - lo) >> shift) & 2047u]++] = src[i];
+        trace_event *swap = src;
+        src = dst;
+        dst = swap;
     }
-    free(a);
+    if (src != t->events) {   /* the sorted copy is the temporary buffer: adopt it */
+        free(t->events);
+        t->events = src;
+        t->capacity = n;
+    } else {
+        free(tmp);
+    }
     /* equal times: insertion sort by the key (groups are a handful of events) */
     trace_event *ev = t->events;
     for (i = 1; i < n; i++) {

@@ -79,6 +79,8 @@ int cmd_check(int argc, char **argv)
         json_str(stdout, verdict ? v.rule : "");
         printf(",\"findings\":%u,\"deadlock\":%s,\"explanation\":", r.findings, r.deadlock ? "true" : "false");
         json_str(stdout, verdict ? v.detail : "");
+        printf(",\"chain\":");
+        json_str(stdout, r.deadlock ? r.chain : "");
         printf("}\n");
     } else if (fmt == CLI_FORMAT_CSV) {
         printf("description,verdict,rule,findings,deadlock\n%s,%s,%s,%u,%d\n", path, verdict ? "bug" : "ok",
@@ -87,7 +89,7 @@ int cmd_check(int argc, char **argv)
         printf("%s (%s, %u stages, %u iterations, full count %u, empty count %u, expect_tx %u B/stage): %s\n", d.name,
                pipe_mode_name(d.mode), d.stages, d.iterations, d.full_count, d.empty_count, d.expect_tx, status);
         if (verdict) {
-            printf("  rule: %s\n  %s\n", v.rule, v.detail);
+            printf("  rule: %s\n  %s\n", v.rule, r.findings ? v.detail : r.chain);
             if (r.findings > 1)
                 printf("  (%u mbarrier findings in all; the first is shown)\n", r.findings);
             if (r.deadlock && r.findings)
