@@ -78,6 +78,7 @@ static int check_addresses(const bank_instr *in, uint32_t lanes, uint32_t width,
  * 32-bit, 2x16 for 64-bit, 4x8 for 128-bit and matrices. */
 typedef struct bank_phases {
     uint32_t count;                 /* phases, numbered 0..count-1 */
+    int merged;                     /* step 2 combined phases */
     uint32_t group_bits;            /* log2 of the bank groups per phase (128 / width) */
     uint32_t lanes[BANK_LANES];     /* lanes of each phase */
     uint8_t slot_base[BANK_LANES];  /* phase of each lane times the groups per phase */
@@ -91,6 +92,7 @@ static void bank_split_phases(const bank_instr *in, bank_phases *ph)
      * a quarter-warp: both give 8-lane phases. */
     uint32_t phase_bits = m ? 3 : (uint32_t)__builtin_ctz(128 / width);
     ph->group_bits = (uint32_t)__builtin_ctz(128 / width);
+    ph->merged = 0;
     ph->count = BANK_LANES >> phase_bits;
     uint32_t group = phase_bits == 5 ? 0xffffffffu : (1u << (1u << phase_bits)) - 1;
     for (uint32_t p = 0; p < ph->count; p++)
@@ -111,15 +113,47 @@ static void bank_split_phases(const bank_instr *in, bank_phases *ph)
 
 /* The documented phase rule leaves open what happens when lanes repeat addresses in
  * 64- and 128-bit accesses; the reference sheet records that the H100 disagrees with
- * it in both directions for some duplicate patterns. Hardware-derived rules go here,
- * each with its evidence (traces/h100/validation). Until the recorded corpus says
- * otherwise, phases are kept as documented. A rule may renumber phases (lanes[],
- * slot_base[], count) as long as count << group_bits stays <= 32. */
+ * it for some duplicate patterns. Hardware-derived rule (H100, traces/h100/validation/
+ * bank.jsonl, recorded 2026-11-23):
+ *   LOADS ONLY (lds64, lds128): when every lane reads the same address as its
+ *   neighbour lane^1, or every lane the same as lane^2, the hardware serves two
+ *   documented phases together: lds64 becomes one 32-lane phase and lds128 two
+ *   16-lane phases (it returns one copy for each pair).
+ *   Evidence: lds64 cases 32 45 47 49 52 53 56 57 60 401 (all lanes equal, pairs
+ *   [0,0,8,8,...], [0,8,0,8,...]) measured 1 wavefront where the documented rule
+ *   says 2; lds128 cases 86 96 99 101 102 103 106 107 110 111 112 114 411 measured 2,
+ *   not 4. With conflicts the merged phase still pays per bank: cases 46, 100
+ *   ([0,0,128,128,...]) measured 16. The same addresses stored (sts64 172-200,
+ *   sts128 226-254, 394, 410) measured the documented 2 and 4: stores never merge.
+ *   The same rule was described for CC 7.x by NVIDIA on the developer forum
+ *   ("shared memory loads with uniform addresses", thread 77228).
+ * A rule may renumber phases (lanes[], slot_base[], count) as long as
+ * count << group_bits stays <= 32. */
+static int lanes_pair_uniform(const bank_instr *in, uint32_t lanes, uint32_t partner)
+{
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t on = (lanes >> l) & 1u, other_on = (lanes >> (l ^ partner)) & 1u;
+        if (on != other_on || (on && in->addr[l] != in->addr[l ^ partner]))
+            return 0;
+    }
+    return 1;
+}
+
 static void bank_merge_phases(const bank_instr *in, uint32_t lanes, bank_phases *ph)
 {
-    (void)in;
-    (void)lanes;
-    (void)ph;
+    if (in->op != BANK_OP_LDS64 && in->op != BANK_OP_LDS128)
+        return;
+    if (!lanes_pair_uniform(in, lanes, 1) && !lanes_pair_uniform(in, lanes, 2))
+        return;
+    uint32_t count = ph->count / 2;
+    for (uint32_t p = 0; p < count; p++)
+        ph->lanes[p] = ph->lanes[2 * p] | ph->lanes[2 * p + 1];
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t phase = ph->slot_base[l] >> ph->group_bits;
+        ph->slot_base[l] = (uint8_t)((phase / 2) << ph->group_bits);
+    }
+    ph->count = count;
+    ph->merged = 1;
 }
 
 /* ---- step 3: wavefronts of each phase ----------------------------------------------- */
@@ -325,7 +359,10 @@ int bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
     uint32_t total = bank_phase_wavefronts(in, lanes, &ph, out);
 
     out->wavefronts = total;
-    out->ideal = bank_op_ideal(in->op);
+    /* Merged loads (step 2) count as ideal one wavefront per merged phase: the H100
+     * conflict counter reads wavefronts - 1 for merged lds64 and wavefronts - 2 for
+     * merged lds128 (cases 46 50 54 58: 16/8/4/2 wavefronts, 15/7/3/1 conflicts). */
+    out->ideal = ph.merged ? ph.count : bank_op_ideal(in->op);
     out->conflicts = total > out->ideal ? total - out->ideal : 0;
     return ERR_OK;
 }
