@@ -470,3 +470,36 @@ Test(pattern, load_missing_file_is_bad_input)
     cr_assert_eq(bank_pattern_load("/nonexistent/x.pat", &p, &e), ERR_BAD_INPUT);
     cr_assert(strstr(e.detail, "/nonexistent/x.pat"));
 }
+
+/* ---- recorded H100 results (traces/h100/validation/bank.jsonl) -------------------- */
+
+static bank_result pairs(bank_op op, uint32_t stride, uint32_t partner)
+{
+    uint32_t a[32];
+    for (uint32_t l = 0; l < 32; l++)
+        a[l] = (partner == 1 ? l / 2 : (l / 4) * 2 + (l % 2)) * stride;
+    return analyse_ok(op, a);
+}
+
+Test(h100, pair_uniform_loads_merge_phases)
+{
+    bank_result r = strided(BANK_OP_LDS64, 0, 0); /* case 32: all lanes one address */
+    cr_assert_eq(r.wavefronts, 1);
+    cr_assert_eq(r.conflicts, 0);
+    r = pairs(BANK_OP_LDS64, 8, 1); /* case 45: [0,0,8,8,...] */
+    cr_assert_eq(r.wavefronts, 1);
+    r = pairs(BANK_OP_LDS128, 16, 1); /* case 99: [0,0,16,16,...] */
+    cr_assert_eq(r.wavefronts, 2);
+    cr_assert_eq(r.conflicts, 0);
+    r = pairs(BANK_OP_LDS64, 128, 1); /* case 46: [0,0,128,128,...]: 16 wavefronts, 15 conflicts */
+    cr_assert_eq(r.wavefronts, 16);
+    cr_assert_eq(r.conflicts, 15);
+}
+
+Test(h100, stores_never_merge)
+{
+    bank_result r = strided(BANK_OP_STS64, 0, 0); /* case 172 */
+    cr_assert_eq(r.wavefronts, 2);
+    r = pairs(BANK_OP_STS128, 16, 1); /* case 239 */
+    cr_assert_eq(r.wavefronts, 4);
+}
