@@ -197,6 +197,10 @@ int cmd_sim(int argc, char **argv)
             nv++;
             s = *end ? end + 1 : end;
         }
+        if (nv == 0) {
+            fprintf(stderr, "tmasim sim: --sweep %s: no values (expected KEY=V1,V2,...)\n", key);
+            return EXIT_BAD_INPUT;
+        }
         if (fmt == CLI_FORMAT_CSV)
             printf("%s,kernel_ns,bottleneck,hbm_util,consumer_wait_full_pct,verdict\n", key);
         else if (fmt == CLI_FORMAT_JSON)
