@@ -25,7 +25,7 @@ typedef struct replay_counts {
     uint32_t unusable;      /* recorded case the runner itself flagged (fault, bad counts) */
 } replay_counts;
 
-#define REPLAY_MAX_DETAILS 64
+#define REPLAY_MAX_DETAILS 256
 
 typedef struct replay_disagreement {
     replay_kind kind;
