@@ -247,9 +247,42 @@ uint32_t hw_corpus_layout(hw_layout_case *out, uint32_t max)
         add(&g, "l2_promotion", 0, &d, c, 3072, 0);
     }
 
+    /* probes of rules found on the H100 (hw/README.md) */
+    {
+        static const uint64_t d0[] = {57, 59, 61, 100, 13};
+        static const tm_dtype dt0[] = {TM_DTYPE_F16, TM_DTYPE_F16, TM_DTYPE_BF16, TM_DTYPE_U8, TM_DTYPE_F32};
+        for (int i = 0; i < 5; i++) { /* store clipping in dimension 0 */
+            uint64_t dims[2] = {d0[i], 4};
+            uint32_t box[2] = {elems(dt0[i], 64), 2};
+            tm_desc d = mkdesc(dt0[i], 2, dims, box, NULL, TM_SWIZZLE_NONE, TM_INTERLEAVE_NONE, 16);
+            int32_t c[2] = {(int32_t)elems(dt0[i], 64), 1};
+            add(&g, "rule_store_clip", 1, &d, c, 2048, 16 * (uint32_t)(i % 2));
+            add(&g, "rule_store_clip_load", 0, &d, c, 2048, 16 * (uint32_t)(i % 2));
+        }
+        for (int i = 0; i < 6; i++) { /* stores: negative coordinate in one dimension */
+            uint64_t dims[3] = {64, 16, 4};
+            uint32_t box[3] = {16, 4, 2};
+            tm_desc d = mkdesc(TM_DTYPE_F32, 3, dims, box, NULL, TM_SWIZZLE_NONE, TM_INTERLEAVE_NONE, 0);
+            int32_t c[3] = {i == 0 ? -4 : i == 1 ? -16 : 4, i == 2 ? -1 : i == 3 ? -4 : 2, i == 4 ? -1 : 1};
+            if (i == 5)
+                c[0] = 60; /* past the upper end only */
+            add(&g, "rule_store_negative", 1, &d, c, 4096, 0);
+        }
+        for (int i = 0; i < 10; i++) { /* elementStrides[0] without interleave */
+            tm_dtype dt = i % 2 ? TM_DTYPE_F16 : TM_DTYPE_U32;
+            uint64_t dims[2] = {(uint64_t)elems(dt, 256), 32};
+            uint32_t es0 = 2u << (i % 3);
+            uint32_t box[2] = {elems(dt, 16u << (i % 3)), 1 + (uint32_t)i};
+            uint32_t es[2] = {es0, 1};
+            tm_desc d = mkdesc(dt, 2, dims, box, es, TM_SWIZZLE_NONE, TM_INTERLEAVE_NONE, 0);
+            int32_t c[2] = {0, (int32_t)i};
+            add(&g, "rule_elem_stride0", 0, &d, c, 1024, 0);
+        }
+    }
+
     /* random mix to the end: valid-looking parameters, some out of bounds */
     static const tm_dtype mix[] = {TM_DTYPE_U8, TM_DTYPE_U16, TM_DTYPE_F16, TM_DTYPE_BF16, TM_DTYPE_F32, TM_DTYPE_U64, TM_DTYPE_F64};
-    while (g.n < 560 && g.n < max) {
+    while (g.n < 600 && g.n < max) {
         tm_dtype dt = mix[rn(sizeof mix / sizeof mix[0])];
         int sw = (int)rn(4);
         uint32_t rank = 1 + rn(5);

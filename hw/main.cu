@@ -579,6 +579,14 @@ static int cmd_validate(int argc, char **argv)
     char *nl = strchr(nvdrv, '\n');
     if (nl)
         *nl = 0;
+    /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ..." -> 580.159.04 */
+    for (char *tok = strtok(nvdrv, " "); tok; tok = strtok(NULL, " ")) {
+        const char *d1 = strchr(tok, '.');
+        if (tok[0] >= '0' && tok[0] <= '9' && d1 && strchr(d1 + 1, '.')) {
+            memmove(nvdrv, tok, strlen(tok) + 1);
+            break;
+        }
+    }
     int rt = 0;
     cudaRuntimeGetVersion(&rt);
     char gpu[128];

@@ -313,6 +313,8 @@ int hw_run_layout_case(const hw_layout_case *c, FILE *out, FILE *vf)
     CUtensorMap map;
     CUresult er;
     uint32_t expect_tx = hw_dense_box_bytes(&d);
+    uint32_t probe_tx[2] = {0, 0};
+    int probe_done[2] = {0, 0}, nprobe = 0;
     uint64_t ga_off;
 
     if (extent > (256ull << 20)) {
@@ -390,12 +392,50 @@ int hw_run_layout_case(const hw_layout_case *c, FILE *out, FILE *vf)
         CK(cudaMemcpy(run ? hB : hA, ddump, HW_SMEM_BUF, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(run ? gB : gA, dev, alloc, cudaMemcpyDeviceToHost));
     }
+    /* A hang says only that the transaction count differs from expect_tx: probe the
+     * count the copy does deliver with the written byte count and half of it. */
+    if (!c->store && !st[0][0]) {
+        size_t nw = 0;
+        for (size_t i = 0; i < HW_SMEM_BUF; i++)
+            nw += hA[i] == hB[i];
+        const uint32_t cands[2] = {(uint32_t)nw, (uint32_t)(nw / 2)};
+        for (int k = 0; k < 2; k++) {
+            tma_params p;
+            memset(&p, 0, sizeof p);
+            p.store = 0;
+            p.rank = (int)d.rank;
+            for (int i = 0; i < TM_MAX_RANK; i++)
+                p.c[i] = c->coords[i];
+            p.smem_offset = c->smem_offset;
+            p.expect_tx = cands[k];
+            p.init = dinit;
+            p.dump = ddump;
+            p.timeout_ns = HW_TIMEOUT_NS;
+            p.status = dstatus;
+            CK(cudaMemset(dstatus, 0, sizeof st[0]));
+            tma_kernel<<<1, 128, HW_SMEM_BUF + 1024>>>(map, p);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            unsigned long long pst[5];
+            CK(cudaMemcpy(pst, dstatus, sizeof pst, cudaMemcpyDeviceToHost));
+            probe_tx[k] = cands[k];
+            probe_done[k] = (int)pst[0];
+        }
+        nprobe = 2;
+    }
     {
         const uint32_t base = (uint32_t)st[0][3];
         const uint32_t dst = (uint32_t)st[0][4];
         fprintf(out, ",\"expect_tx\":%u,\"completed\":%s,\"completed_b\":%s,\"elapsed_ns\":%llu,\"mbar_raw\":\"0x%016llx\"",
                 expect_tx, st[0][0] ? "true" : "false", st[1][0] ? "true" : "false", st[0][1], st[0][2]);
         fprintf(out, ",\"smem_base\":%u,\"smem_address\":%u,\"smem_size\":%u", base, dst, HW_SMEM_BUF);
+        if (nprobe) {
+            fprintf(out, ",\"tx_probe\":[");
+            for (int k = 0; k < nprobe; k++)
+                fprintf(out, "%s{\"expect_tx\":%u,\"completed\":%s}", k ? "," : "", probe_tx[k],
+                        probe_done[k] ? "true" : "false");
+            fprintf(out, "]");
+        }
         if (!c->store) {
             size_t lo, hi;
             written_extent(hA, hB, HW_SMEM_BUF, &lo, &hi);
@@ -437,6 +477,11 @@ int hw_run_layout_case(const hw_layout_case *c, FILE *out, FILE *vf)
             obs.nwritten = collect_ranges(gA, gB, alloc, -(int64_t)ga_off, &ranges);
         }
         obs.written = ranges;
+        obs.nprobe = nprobe;
+        for (int k = 0; k < nprobe; k++) {
+            obs.probe_tx[k] = probe_tx[k];
+            obs.probe_completed[k] = probe_done[k];
+        }
         obs.expect_tx = expect_tx;
         obs.completed = (int)st[0][0];
         obs.smem_base = base;

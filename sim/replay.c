@@ -288,6 +288,13 @@ int replay_check_layout(const replay_layout_obs *o, char *detail, size_t ds)
         free(p);
         return REPLAY_DISAGREE;
     }
+    for (int k = 0; k < o->nprobe && k < 2 && !o->store; k++)
+        if ((p->tx_bytes == o->probe_tx[k]) != !!o->probe_completed[k]) {
+            snprintf(detail, ds, "mbarrier re-armed with %u bytes %s on the device; model tx_bytes %u", o->probe_tx[k],
+                     o->probe_completed[k] ? "completed" : "did not complete", p->tx_bytes);
+            free(p);
+            return REPLAY_DISAGREE;
+        }
     if (o->smem_address < o->smem_base || o->smem_address - o->smem_base >= o->smem_size || !o->window) {
         snprintf(detail, ds, "recording lacks the bytes of this case");
         free(p);

@@ -81,6 +81,10 @@ typedef struct replay_layout_obs {
     size_t window_len;
     const replay_range *written;
     size_t nwritten;
+    /* after a hang, the runner re-armed the barrier with other counts (loads only) */
+    int nprobe;
+    uint32_t probe_tx[2];
+    int probe_completed[2];
 } replay_layout_obs;
 
 /* Driver verdict vs model. detail gets the two verdicts and the model's rule. */

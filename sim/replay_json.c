@@ -167,6 +167,13 @@ static int one_layout(replay_report *r, const json_t *o)
     obs.expect_tx = (uint32_t)jint(o, "expect_tx", 0);
     obs.completed = jbool(o, "completed");
     obs.smem_base = (uint32_t)jint(o, "smem_base", 0);
+    const json_t *probes = json_object_get(o, "tx_probe");
+    for (size_t pi = 0; json_is_array(probes) && pi < json_array_size(probes) && pi < 2; pi++) {
+        const json_t *pr = json_array_get(probes, pi);
+        obs.probe_tx[pi] = (uint32_t)jint(pr, "expect_tx", 0);
+        obs.probe_completed[pi] = jbool(pr, "completed");
+        obs.nprobe = (int)pi + 1;
+    }
     obs.smem_size = (uint32_t)jint(o, "smem_size", 0);
     /* a faulted copy has no observed address: the destination offset inside the
      * runner's 1024-aligned buffer has the same alignment */

@@ -36,7 +36,7 @@ typedef struct replay_disagreement {
 
 typedef struct replay_report {
     char gpu[128];
-    char driver[64];
+    char driver[160];
     char cuda[64];
     char date[64];
     replay_counts counts[REPLAY_KIND_COUNT];
