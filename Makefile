@@ -115,7 +115,7 @@ deps-demo:
 NVFLAGS := -std=c++17 -O2 -g -gencode=arch=compute_90a,code=sm_90a -Xcompiler -Wall,-Wextra,-Werror \
            -Isim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 HW_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/extras/CUPTI/lib64 \
-           -lcuda -lcupti -lnvperf_host -lnvperf_target -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
+           -lcuda -lcupti -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
