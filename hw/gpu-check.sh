@@ -46,6 +46,8 @@ check bank_ldsm_x4_consecutive 0 'wavefronts 4, conflicts 0' "$T" bank --op ldsm
 # a pattern file: 64-bit loads, consecutive (2 wavefronts) and 2-way conflicting (4)
 printf '# op a0..a31\nlds64 %s\nlds64 %s\n' "$(seq -s' ' 0 8 248)" "$(seq -s' ' 0 16 496)" >/tmp/tmahw-smoke.pattern
 check bank_pattern_file 0 'wavefronts 2, conflicts 0' "$T" bank --pattern /tmp/tmahw-smoke.pattern
+check bank_format_csv 0 '^ldsm.x2.trans,2,0,1,agree' "$T" bank --op ldsm.x2.trans --addr $(seq -s, 0 16 496) --format csv
+check bank_format_json 0 '"hw_wavefronts":1' "$T" bank --op sts32 --addr $(seq -s, 0 4 124) --format json
 # TMA: 128B-swizzled f16 64x64 tile, destination 1024-aligned and 128*3 into a block.
 check layout_128B_aligned 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,64 --swizzle 128B --coords 64,32
 check layout_128B_offset384 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,16 --swizzle 128B --coords 0,8 --smem-address 0x580
