@@ -329,6 +329,199 @@ static uint32_t bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, cons
     return total;
 }
 
+
+/* ---- the usual instruction, in one pass ---------------------------------------------- */
+
+/* Steps 1-3 again, specialised for the lanes nearly every caller uses: all 32 for
+ * ld/st, the first 8 x matrices for ldmatrix/stmatrix. The phases are then plain
+ * lane ranges (G lanes each, 2G once merged), so a lane's slot is arithmetic, and
+ * most instructions are settled by one test: no slot is asked for two rows. The
+ * result is the same, field for field, as the general path above (tests/test_bank.c
+ * compares the two over random and structured instructions). */
+#if defined(__GNUC__)
+#define BANK_INLINE static inline __attribute__((always_inline))
+#else
+#define BANK_INLINE static inline
+#endif
+
+/* Steps 1-3 for one shape, inlined once per op (and merge state) so that widths,
+ * lane counts and shifts are constants and the per-lane loops vectorise. */
+BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const uint32_t width_bits,
+                                   const uint32_t n, const uint32_t merged, const uint32_t ideal,
+                                   const uint32_t lo, const uint32_t hi)
+{
+    const uint32_t group_bits = 7 - width_bits;
+    const uint32_t group_mask = (1u << group_bits) - 1;
+    const uint32_t phase_bits = group_bits + merged; /* lanes per phase: G, or 2G merged */
+    const uint32_t phases = n >> phase_bits;
+    const uint32_t unit_shift = width_bits;
+
+    /* slot = phase * G + group; phase * G is the lane number with its low group_bits
+     * cleared (after halving it when two phases merged). Every slot remembers one of
+     * its rows; a slot asked for another row is crowded. */
+    uint8_t slot[BANK_LANES];
+    uint32_t row[BANK_LANES], seen[BANK_LANES];
+    uint32_t occupied = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        uint32_t a = in->addr[l];
+        uint32_t s = (((l >> merged) & ~group_mask) | ((a >> unit_shift) & group_mask)) & 31;
+        row[l] = a >> 7;
+        slot[l] = (uint8_t)s;
+        seen[s] = a >> 7;
+        occupied |= 1u << s;
+    }
+    uint32_t differ = 0;
+    for (uint32_t l = 0; l < n; l++)
+        differ |= seen[slot[l]] ^ row[l];
+
+    memset(out, 0, offsetof(bank_result, wf));
+    out->colliding_banks = 0;
+    out->ideal = merged ? phases : ideal;
+    if (!differ) {
+        const uint32_t phase_lanes = phase_bits == 5 ? 0xffffffffu : (1u << (1u << phase_bits)) - 1;
+        for (uint32_t p = 0; p < phases; p++)
+            out->wf[p].lanes = phase_lanes << (p << phase_bits);
+        out->nwavefronts = phases;
+        out->wavefronts = phases;
+        out->worst_bank_words = 1;
+        out->worst_bank = (in->addr[0] >> 2) & (BANK_COUNT - 1) & ~((1u << (5 - group_bits)) - 1);
+        out->conflicts = phases > out->ideal ? phases - out->ideal : 0;
+        return;
+    }
+
+    /* Rows as ids in address order: offsets from the lowest when they span < 64,
+     * else ranks among the rows present, found through 64-row chunks (the window
+     * has fewer than 32 of them). */
+    uint8_t id[BANK_LANES];
+    if (hi - lo < 64) {
+        for (uint32_t l = 0; l < n; l++)
+            id[l] = (uint8_t)((row[l] - lo) & 63);
+    } else {
+        uint64_t present[BANK_ROWS / 64];
+        uint32_t before[BANK_ROWS / 64];
+        uint32_t chunks = 0;
+        for (uint32_t l = 0; l < n; l++)
+            chunks |= 1u << ((row[l] >> 6) & 31);
+        for (uint32_t rest = chunks; rest; rest &= rest - 1)
+            present[__builtin_ctz(rest)] = 0;
+        for (uint32_t l = 0; l < n; l++)
+            present[(row[l] >> 6) & 31] |= 1ull << (row[l] & 63);
+        uint32_t count = 0;
+        for (uint32_t rest = chunks; rest; rest &= rest - 1) {
+            uint32_t c = (uint32_t)__builtin_ctz(rest);
+            before[c] = count;
+            count += (uint32_t)__builtin_popcountll(present[c]);
+        }
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t c = (row[l] >> 6) & 31;
+            uint64_t below = present[c] & ((1ull << (row[l] & 63)) - 1);
+            id[l] = (uint8_t)((before[c] + (uint32_t)__builtin_popcountll(below)) & 63);
+        }
+    }
+    uint64_t rows_of[BANK_LANES];
+    for (uint32_t rest = occupied; rest; rest &= rest - 1)
+        rows_of[__builtin_ctz(rest)] = 0;
+    for (uint32_t l = 0; l < n; l++)
+        rows_of[slot[l]] |= 1ull << id[l];
+
+    /* Per phase its largest slot (the first in group order on ties), visiting only
+     * the slots some lane asked. */
+    uint32_t most[BANK_LANES] = {0}, worst[BANK_LANES] = {0};
+    uint32_t crowded = 0;
+    for (uint32_t rest = occupied; rest; rest &= rest - 1) {
+        uint32_t s = (uint32_t)__builtin_ctz(rest);
+        uint32_t k = (uint32_t)__builtin_popcountll(rows_of[s]);
+        uint32_t p = s >> group_bits;
+        worst[p] = k > most[p] ? (s & group_mask) : worst[p];
+        most[p] = k > most[p] ? k : most[p];
+        crowded |= (uint32_t)(k > 1) << s;
+    }
+    uint32_t total = 0;
+    uint32_t base[BANK_LANES];
+    for (uint32_t p = 0; p < phases; p++) {
+        if (most[p] > out->worst_bank_words) {
+            out->worst_bank_words = most[p];
+            out->worst_bank = worst[p] << (5 - group_bits);
+        }
+        base[p] = total;
+        total += most[p];
+    }
+    uint32_t nwf = total < BANK_MAX_WAVEFRONTS ? total : BANK_MAX_WAVEFRONTS;
+    out->nwavefronts = nwf;
+    memset(out->wf, 0, sizeof out->wf[0] * nwf);
+    const uint32_t banks_per_group = 1u << (5 - group_bits);
+    const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
+    for (uint32_t rest = crowded; rest; rest &= rest - 1) {
+        uint32_t g = (uint32_t)__builtin_ctz(rest) & group_mask;
+        out->colliding_banks |= group_banks << (g * banks_per_group);
+    }
+    uint32_t colliding = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        uint32_t s = slot[l];
+        colliding |= ((crowded >> s) & 1u) << l;
+        uint64_t below = rows_of[s] & ((1ull << id[l]) - 1);
+        uint32_t k = base[l >> phase_bits] + (uint32_t)__builtin_popcountll(below);
+        if (k < BANK_MAX_WAVEFRONTS)
+            out->wf[k].lanes |= 1u << l;
+    }
+    out->colliding_lanes = colliding;
+    out->wavefronts = total;
+    out->conflicts = total > out->ideal ? total - out->ideal : 0;
+}
+
+/* Returns 0 when the instruction is not the usual kind (the caller then takes the
+ * general path, which also names any input error). */
+BANK_INLINE int bank_usual(const bank_instr *in, bank_result *out, const uint32_t width_bits, const uint32_t n,
+                           const uint32_t may_merge, const uint32_t ideal)
+{
+    const uint32_t op_lanes = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    if (in->active_mask && (in->active_mask & op_lanes) != op_lanes)
+        return 0;
+    const uint32_t width = 1u << width_bits;
+    uint32_t bits = 0, top = 0, low = UINT32_MAX;
+    for (uint32_t l = 0; l < n; l++) {
+        uint32_t a = in->addr[l];
+        bits |= a;
+        top = a > top ? a : top;
+        low = a < low ? a : low;
+    }
+    if ((bits & (width - 1)) || top > BANK_SHARED_WINDOW - width)
+        return 0;
+    if (may_merge) {
+        uint32_t d1 = 0, d2 = 0;
+        for (uint32_t l = 0; l < BANK_LANES; l++) {
+            d1 |= in->addr[l] ^ in->addr[l ^ 1];
+            d2 |= in->addr[l] ^ in->addr[l ^ 2];
+        }
+        if (!d1 || !d2) {
+            bank_usual_phases(in, out, width_bits, n, 1, ideal, low >> 7, top >> 7);
+            return 1;
+        }
+    }
+    bank_usual_phases(in, out, width_bits, n, 0, ideal, low >> 7, top >> 7);
+    return 1;
+}
+
+static int bank_analyse_usual(const bank_instr *in, bank_result *out)
+{
+    switch (in->op) {
+    case BANK_OP_LDS32: return bank_usual(in, out, 2, 32, 0, 1);
+    case BANK_OP_LDS64: return bank_usual(in, out, 3, 32, 1, 2);
+    case BANK_OP_LDS128: return bank_usual(in, out, 4, 32, 1, 4);
+    case BANK_OP_STS32: return bank_usual(in, out, 2, 32, 0, 1);
+    case BANK_OP_STS64: return bank_usual(in, out, 3, 32, 0, 2);
+    case BANK_OP_STS128: return bank_usual(in, out, 4, 32, 0, 4);
+    case BANK_OP_LDSM_X1:
+    case BANK_OP_STSM_X1: return bank_usual(in, out, 4, 8, 0, 1);
+    case BANK_OP_LDSM_X2:
+    case BANK_OP_STSM_X2: return bank_usual(in, out, 4, 16, 0, 2);
+    case BANK_OP_LDSM_X4:
+    case BANK_OP_STSM_X4: return bank_usual(in, out, 4, 32, 0, 4);
+    default: return 0;
+    }
+}
+
+
 /* ---- the instruction ---------------------------------------------------------------- */
 
 uint32_t bank_op_ideal(bank_op op)
@@ -343,6 +536,8 @@ int bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
         return err_set(e, ERR_BAD_INPUT, "bank_analyse", "null instruction or result");
     if ((unsigned)in->op >= BANK_OP_COUNT)
         return err_set(e, ERR_BAD_INPUT, "op", "op value %d is not a bank_op", (int)in->op);
+    if (bank_analyse_usual(in, out))
+        return ERR_OK;
     uint32_t width = bank_op_access_bytes(in->op);
     uint32_t lanes = used_lanes(in);
     int rc = check_addresses(in, lanes, width, e);

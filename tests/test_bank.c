@@ -503,3 +503,428 @@ Test(h100, stores_never_merge)
     r = pairs(BANK_OP_STS128, 16, 1); /* case 239 */
     cr_assert_eq(r.wavefronts, 4);
 }
+/* ==== reference: the bank model as it was when it agreed with all 420 recorded H100
+ * cases (commit e08b2ea), kept verbatim apart from names. The fast model must give
+ * the same result field for field; speed work may not change behaviour. ==== */
+/* Shared memory per SM on the H100 (228 KB); no shared address can lie beyond it. */
+#define ref_BANK_SHARED_WINDOW (228u * 1024u)
+
+/* ---- step 0: input checks ---------------------------------------------------------- */
+
+static uint32_t ref_used_lanes(const bank_instr *in)
+{
+    uint32_t m = bank_op_matrices(in->op);
+    uint32_t op_lanes = m ? (uint32_t)((1ull << (8 * m)) - 1) : 0xffffffffu;
+    uint32_t active = in->active_mask ? in->active_mask : 0xffffffffu;
+    return op_lanes & active;
+}
+
+static int ref_check_addresses(const bank_instr *in, uint32_t lanes, uint32_t width, err_info *e)
+{
+    /* Fast scan of the usual lanes 0..n-1; the lane is looked for only on failure. */
+    if (lanes == 0xffffffffu) {
+        uint32_t misaligned = 0, top = 0;
+        for (uint32_t l = 0; l < BANK_LANES; l++) {
+            uint32_t a = in->addr[l];
+            misaligned |= a & (width - 1);
+            top = a > top ? a : top;
+        }
+        if (!misaligned && top <= ref_BANK_SHARED_WINDOW - width)
+            return ERR_OK;
+    }
+    const int matrix = bank_op_matrices(in->op) != 0;
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        uint32_t a = in->addr[l];
+        if (a & (width - 1))
+            return err_set(e, ERR_BAD_INPUT, matrix ? "matrix_row_alignment" : "address_alignment",
+                           "lane %u address %u (0x%x) is not a multiple of %u bytes for %s", l, a, a, width,
+                           bank_op_name(in->op));
+        if (a > ref_BANK_SHARED_WINDOW - width)
+            return err_set(e, ERR_BAD_INPUT, "address_beyond_shared_window",
+                           "lane %u address %u (0x%x) + %u bytes exceeds the %u-byte shared window", l, a, a,
+                           width, ref_BANK_SHARED_WINDOW);
+    }
+    return ERR_OK;
+}
+
+/* ---- step 1: documented phases ------------------------------------------------------ */
+
+/* Every access is aligned to its width (checked above), so a lane's 4/8/16 bytes are
+ * one "unit" that lies in one 128-byte row and covers width/4 consecutive banks: the
+ * unit's "bank group" (unit index modulo 128/width). Two lanes conflict exactly when
+ * they ask the same bank group for different units, i.e. different rows. A phase has
+ * 128/width groups and there are always 32 (phase, group) slots in all: 1x32 for
+ * 32-bit, 2x16 for 64-bit, 4x8 for 128-bit and matrices. */
+typedef struct ref_bank_phases {
+    uint32_t count;                 /* phases, numbered 0..count-1 */
+    int merged;                     /* step 2 combined phases */
+    uint32_t group_bits;            /* log2 of the bank groups per phase (128 / width) */
+    uint32_t lanes[BANK_LANES];     /* lanes of each phase */
+    uint8_t slot_base[BANK_LANES];  /* phase of each lane times the groups per phase */
+} ref_bank_phases;
+
+static void ref_bank_split_phases(const bank_instr *in, ref_bank_phases *ph)
+{
+    uint32_t m = bank_op_matrices(in->op);
+    uint32_t width = bank_op_access_bytes(in->op);
+    /* A matrix row is 16 bytes like a 128-bit access, and a matrix is eight lanes like
+     * a quarter-warp: both give 8-lane phases. */
+    uint32_t phase_bits = m ? 3 : (uint32_t)__builtin_ctz(128 / width);
+    ph->group_bits = (uint32_t)__builtin_ctz(128 / width);
+    ph->merged = 0;
+    ph->count = BANK_LANES >> phase_bits;
+    uint32_t group = phase_bits == 5 ? 0xffffffffu : (1u << (1u << phase_bits)) - 1;
+    for (uint32_t p = 0; p < ph->count; p++)
+        ph->lanes[p] = group << (p << phase_bits);
+    /* Documented phases have as many lanes as groups, so slot_base[l] is l rounded
+     * down to its phase's first lane. */
+#define B8(x) x, x, x, x, x, x, x, x
+    static const uint8_t slot_base[3][BANK_LANES] = {
+        {B8(0), B8(8), B8(16), B8(24)},
+        {B8(0), B8(0), B8(16), B8(16)},
+        {B8(0), B8(0), B8(0), B8(0)},
+    };
+#undef B8
+    memcpy(ph->slot_base, slot_base[phase_bits - 3], sizeof ph->slot_base);
+}
+
+/* ---- step 2: hardware merging of phases --------------------------------------------- */
+
+/* The documented phase rule leaves open what happens when lanes repeat addresses in
+ * 64- and 128-bit accesses; the reference sheet records that the H100 disagrees with
+ * it for some duplicate patterns. Hardware-derived rule (H100, traces/h100/validation/
+ * bank.jsonl, recorded 2026-11-23):
+ *   LOADS ONLY (lds64, lds128): when every lane reads the same address as its
+ *   neighbour lane^1, or every lane the same as lane^2, the hardware serves two
+ *   documented phases together: lds64 becomes one 32-lane phase and lds128 two
+ *   16-lane phases (it returns one copy for each pair).
+ *   Evidence: lds64 cases 32 45 47 49 52 53 56 57 60 401 (all lanes equal, pairs
+ *   [0,0,8,8,...], [0,8,0,8,...]) measured 1 wavefront where the documented rule
+ *   says 2; lds128 cases 86 96 99 101 102 103 106 107 110 111 112 114 411 measured 2,
+ *   not 4. With conflicts the merged phase still pays per bank: cases 46, 100
+ *   ([0,0,128,128,...]) measured 16. The same addresses stored (sts64 172-200,
+ *   sts128 226-254, 394, 410) measured the documented 2 and 4: stores never merge.
+ *   The same rule was described for CC 7.x by NVIDIA on the developer forum
+ *   ("shared memory loads with uniform addresses", thread 77228).
+ * A rule may renumber phases (lanes[], slot_base[], count) as long as
+ * count << group_bits stays <= 32. */
+static int ref_lanes_pair_uniform(const bank_instr *in, uint32_t lanes, uint32_t partner)
+{
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t on = (lanes >> l) & 1u, other_on = (lanes >> (l ^ partner)) & 1u;
+        if (on != other_on || (on && in->addr[l] != in->addr[l ^ partner]))
+            return 0;
+    }
+    return 1;
+}
+
+static void ref_bank_merge_phases(const bank_instr *in, uint32_t lanes, ref_bank_phases *ph)
+{
+    if (in->op != BANK_OP_LDS64 && in->op != BANK_OP_LDS128)
+        return;
+    if (!ref_lanes_pair_uniform(in, lanes, 1) && !ref_lanes_pair_uniform(in, lanes, 2))
+        return;
+    uint32_t count = ph->count / 2;
+    for (uint32_t p = 0; p < count; p++)
+        ph->lanes[p] = ph->lanes[2 * p] | ph->lanes[2 * p + 1];
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t phase = ph->slot_base[l] >> ph->group_bits;
+        ph->slot_base[l] = (uint8_t)((phase / 2) << ph->group_bits);
+    }
+    ph->count = count;
+    ph->merged = 1;
+}
+
+/* ---- step 3: wavefronts of each phase ----------------------------------------------- */
+
+#define ref_BANK_ROWS 2048u /* 128-byte rows of the 228 KB window, rounded up to a power of 2 */
+
+/* Ids for the instruction's rows in address order, taken from a bitmap of the
+ * window's rows; used when the rows span 64 or more (at most 32 distinct rows, one
+ * per lane, so ids stay below 32). */
+static void ref_bank_row_ranks(const uint32_t row[BANK_LANES], uint32_t lanes, uint8_t id[BANK_LANES])
+{
+    uint64_t seen[ref_BANK_ROWS / 64];
+    uint32_t before[ref_BANK_ROWS / 64];
+    memset(seen, 0, sizeof seen);
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t r = row[__builtin_ctz(rest)];
+        seen[r >> 6] |= 1ull << (r & 63);
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ref_BANK_ROWS / 64; i++) {
+        before[i] = n;
+        n += (uint32_t)__builtin_popcountll(seen[i]);
+    }
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t r = row[l] & (ref_BANK_ROWS - 1);
+        uint64_t below = seen[r >> 6] & ((1ull << (r & 63)) - 1);
+        id[l] = (uint8_t)((before[r >> 6] + (uint32_t)__builtin_popcountll(below)) & 63);
+    }
+}
+
+/* Each (phase, bank group) slot collects the set of rows asked of it as a 64-bit mask
+ * of row ids. A phase costs its largest set: the most distinct words one bank must
+ * deliver (equal words are one word, broadcast). Wavefront k of a phase serves the
+ * lanes whose row is the (k+1)-th lowest in their slot.
+ * The common case is written for speed: all used lanes are 0..n-1 (every op with a
+ * full or matrix-count mask), rows span less than 64 (a tile region), and no slot is
+ * crowded; the per-lane loops then have no data-dependent branches. */
+typedef struct ref_bank_requests {
+    uint64_t slot[BANK_LANES];      /* row-id set of each (phase, group) slot */
+    uint32_t slot_of[BANK_LANES];
+    uint32_t id[BANK_LANES];
+} ref_bank_requests;
+
+/* All 32 lanes, rows within 64 of the lowest: fixed-count loops the compiler can
+ * vectorise. Returns 0 when the rows span more (the caller then ranks them). */
+static int ref_bank_gather_warp(const bank_instr *in, const ref_bank_phases *ph, ref_bank_requests *rq)
+{
+    const uint32_t unit_shift = 7 - ph->group_bits;
+    const uint32_t group_mask = (1u << ph->group_bits) - 1;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t a = in->addr[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    lo >>= 7;
+    hi >>= 7;
+    if (hi - lo >= 64)
+        return 0;
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t a = in->addr[l];
+        rq->slot_of[l] = ph->slot_base[l] + ((a >> unit_shift) & group_mask);
+        rq->id[l] = (a >> 7) - lo;
+    }
+    memset(rq->slot, 0, sizeof rq->slot);
+    for (uint32_t l = 0; l < BANK_LANES; l++)
+        rq->slot[rq->slot_of[l] & (BANK_LANES - 1)] |= 1ull << (rq->id[l] & 63);
+    return 1;
+}
+
+/* Any lane mask, any rows. */
+static void ref_bank_gather_any(const bank_instr *in, uint32_t lanes, const ref_bank_phases *ph, ref_bank_requests *rq)
+{
+    const uint32_t unit_shift = 7 - ph->group_bits;
+    const uint32_t group_mask = (1u << ph->group_bits) - 1;
+    memset(rq->slot, 0, sizeof rq->slot);
+    if (!lanes)
+        return;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t r = in->addr[__builtin_ctz(rest)] >> 7;
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+    }
+    uint32_t row[BANK_LANES];
+    uint8_t id[BANK_LANES];
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t a = in->addr[l];
+        row[l] = a >> 7;
+        rq->slot_of[l] = (ph->slot_base[l] + ((a >> unit_shift) & group_mask)) & (BANK_LANES - 1);
+        id[l] = (uint8_t)((row[l] - lo) & 63);
+    }
+    if (hi - lo >= 64)
+        ref_bank_row_ranks(row, lanes, id);
+    for (uint32_t l = 0; l < BANK_LANES; l++)
+        rq->id[l] = id[l];
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        rq->slot[rq->slot_of[l]] |= 1ull << rq->id[l];
+    }
+}
+
+static void ref_bank_gather(const bank_instr *in, uint32_t lanes, const ref_bank_phases *ph, ref_bank_requests *rq)
+{
+    if (lanes != 0xffffffffu || !ref_bank_gather_warp(in, ph, rq))
+        ref_bank_gather_any(in, lanes, ph, rq);
+}
+
+static uint32_t ref_bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, const ref_bank_phases *ph,
+                                      bank_result *out)
+{
+    ref_bank_requests rq;
+    ref_bank_gather(in, lanes, ph, &rq);
+    const uint32_t group_bits = ph->group_bits;
+    const uint32_t groups = 1u << group_bits;
+
+    uint64_t crowd = 0;
+    for (uint32_t s = 0; s < BANK_LANES; s++)
+        crowd |= rq.slot[s] & (rq.slot[s] - 1);
+    if (!crowd) {
+        /* No bank serves two words: each phase with lanes is one wavefront. */
+        uint32_t total = 0;
+        for (uint32_t p = 0; p < ph->count; p++) {
+            uint32_t on = ph->lanes[p] & lanes;
+            out->wf[total].lanes = on;
+            total += on != 0;
+        }
+        out->nwavefronts = total;
+        out->worst_bank_words = total != 0;
+        if (lanes) {
+            uint32_t l = (uint32_t)__builtin_ctz(lanes);
+            out->worst_bank = (in->addr[l] >> 2) & (BANK_COUNT - 1) & ~((1u << (5 - group_bits)) - 1);
+        }
+        return total;
+    }
+
+    uint32_t total = 0, crowded = 0; /* bit s: slot s holds more than one row */
+    uint32_t base[BANK_LANES];
+    for (uint32_t p = 0; p < ph->count; p++) {
+        uint32_t most = 0, worst = 0;
+        for (uint32_t g = 0; g < groups; g++) {
+            uint32_t s = (p << group_bits) + g;
+            uint32_t k = (uint32_t)__builtin_popcountll(rq.slot[s]);
+            worst = k > most ? g : worst;
+            most = k > most ? k : most;
+            crowded |= (uint32_t)(k > 1) << s;
+        }
+        if (most > out->worst_bank_words) {
+            out->worst_bank_words = most;
+            out->worst_bank = worst << (5 - group_bits);
+        }
+        base[p] = total;
+        total += most;
+    }
+    uint32_t nwf = total < BANK_MAX_WAVEFRONTS ? total : BANK_MAX_WAVEFRONTS;
+    out->nwavefronts = nwf;
+    memset(out->wf, 0, sizeof out->wf[0] * nwf);
+    const uint32_t banks_per_group = 1u << (5 - group_bits);
+    const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
+    for (uint32_t rest = crowded; rest; rest &= rest - 1) {
+        uint32_t g = (uint32_t)__builtin_ctz(rest) & (groups - 1);
+        out->colliding_banks |= group_banks << (g * banks_per_group);
+    }
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        uint32_t s = rq.slot_of[l] & (BANK_LANES - 1);
+        out->colliding_lanes |= ((crowded >> s) & 1u) << l;
+        uint64_t below = rq.slot[s] & ((1ull << (rq.id[l] & 63)) - 1);
+        uint32_t k = base[ph->slot_base[l] >> group_bits] + (uint32_t)__builtin_popcountll(below);
+        if (k < BANK_MAX_WAVEFRONTS)
+            out->wf[k].lanes |= 1u << l;
+    }
+    return total;
+}
+
+/* ---- the instruction ---------------------------------------------------------------- */
+
+static int ref_bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
+{
+    if (!in || !out)
+        return err_set(e, ERR_BAD_INPUT, "ref_bank_analyse", "null instruction or result");
+    if ((unsigned)in->op >= BANK_OP_COUNT)
+        return err_set(e, ERR_BAD_INPUT, "op", "op value %d is not a bank_op", (int)in->op);
+    uint32_t width = bank_op_access_bytes(in->op);
+    uint32_t lanes = ref_used_lanes(in);
+    int rc = ref_check_addresses(in, lanes, width, e);
+    if (rc)
+        return rc;
+
+    /* Only the bookkeeping before wf[] is cleared: wf entries are written as used. */
+    memset(out, 0, offsetof(bank_result, wf));
+    out->colliding_banks = 0;
+
+    ref_bank_phases ph;
+    ref_bank_split_phases(in, &ph);
+    ref_bank_merge_phases(in, lanes, &ph);
+    uint32_t total = ref_bank_phase_wavefronts(in, lanes, &ph, out);
+
+    out->wavefronts = total;
+    /* Merged loads (step 2) count as ideal one wavefront per merged phase: the H100
+     * conflict counter reads wavefronts - 1 for merged lds64 and wavefronts - 2 for
+     * merged lds128 (cases 46 50 54 58: 16/8/4/2 wavefronts, 15/7/3/1 conflicts). */
+    out->ideal = ph.merged ? ph.count : bank_op_ideal(in->op);
+    out->conflicts = total > out->ideal ? total - out->ideal : 0;
+    return ERR_OK;
+}
+
+/* ---- equivalence: the fast model against the reference ----------------------------- */
+
+static uint32_t eq_state = 0x9e3779b9u;
+static uint32_t eq_rnd(void)
+{
+    eq_state ^= eq_state << 13;
+    eq_state ^= eq_state >> 17;
+    eq_state ^= eq_state << 5;
+    return eq_state;
+}
+
+/* Addresses that reach every path: conflict-free, strided, broadcast, few distinct
+ * words, pair-uniform (merging loads), rows spanning more than 64, the window's top,
+ * and now and then a misaligned or out-of-window lane or a partial active mask. */
+static void eq_instr(bank_instr *in)
+{
+    memset(in, 0, sizeof *in);
+    in->op = (bank_op)(eq_rnd() % BANK_OP_COUNT);
+    in->trans = bank_op_matrices(in->op) ? (int)(eq_rnd() & 1) : 0;
+    uint32_t w = bank_op_access_bytes(in->op);
+    uint32_t kind = eq_rnd() % 10, base = (eq_rnd() % 1024) * 128, stride = w << (eq_rnd() % 6);
+    uint32_t pool[4];
+    for (uint32_t i = 0; i < 4; i++)
+        pool[i] = (eq_rnd() % (4096 / w)) * w;
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t r = eq_rnd();
+        switch (kind) {
+        case 0: in->addr[l] = base + l * w; break;
+        case 1: in->addr[l] = base + l * stride; break;
+        case 2: in->addr[l] = base; break;
+        case 3: in->addr[l] = pool[r % 4]; break;
+        case 4: in->addr[l] = ((l * 128) ^ ((l % 8) << 4)) & ~(w - 1); break;
+        case 5: in->addr[l] = (r % (228u * 1024u / w)) * w; break;
+        case 6: in->addr[l] = (r % (8192 / w)) * w; break;
+        case 7: in->addr[l] = (l & 1) ? in->addr[l - 1] : (r % (16384 / w)) * w; break;
+        case 8: in->addr[l] = (l & 2) ? in->addr[l - 2] : pool[r % 4] + (l & 1) * 128; break;
+        default: in->addr[l] = 228u * 1024u - w * (1 + r % 64); break;
+        }
+    }
+    uint32_t odd = eq_rnd() % 64;
+    if (odd == 0)
+        in->addr[eq_rnd() % 32] += 1 + eq_rnd() % (w - 1 > 0 ? w - 1 : 1); /* misaligned */
+    else if (odd == 1)
+        in->addr[eq_rnd() % 32] = 228u * 1024u + (eq_rnd() % 64) * w;    /* beyond the window */
+    else if (odd < 6)
+        in->active_mask = eq_rnd();
+    else if (odd < 8)
+        in->active_mask = 0xffffffffu;
+    else if (odd < 10)
+        in->active_mask = (uint32_t)((1ull << (8 * (bank_op_matrices(in->op) ? bank_op_matrices(in->op) : 4))) - 1);
+}
+
+Test(equivalence, fast_model_matches_reference_on_a_million_instructions)
+{
+    bank_instr in;
+    uint32_t checked = 0, conflicting = 0, rejected = 0;
+    for (uint32_t i = 0; i < 1000000; i++) {
+        eq_instr(&in);
+        bank_result want, got;
+        err_info ew = {0}, eg = {0};
+        int rw = ref_bank_analyse(&in, &want, &ew), rg = bank_analyse(&in, &got, &eg);
+        cr_assert_eq(rg, rw, "instruction %u (%s): rc %d, reference %d", i, bank_op_name(in.op), rg, rw);
+        if (rw != ERR_OK) {
+            cr_assert_str_eq(eg.rule, ew.rule, "instruction %u: rule %s, reference %s", i, eg.rule, ew.rule);
+            cr_assert_str_eq(eg.detail, ew.detail, "instruction %u", i);
+            rejected++;
+            continue;
+        }
+        cr_assert_eq(got.wavefronts, want.wavefronts, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.ideal, want.ideal, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.conflicts, want.conflicts, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.worst_bank, want.worst_bank, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.worst_bank_words, want.worst_bank_words, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.colliding_lanes, want.colliding_lanes, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.colliding_banks, want.colliding_banks, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(got.nwavefronts, want.nwavefronts, "instruction %u (%s)", i, bank_op_name(in.op));
+        for (uint32_t k = 0; k < want.nwavefronts; k++)
+            cr_assert_eq(got.wf[k].lanes, want.wf[k].lanes, "instruction %u (%s) wavefront %u", i,
+                         bank_op_name(in.op), k);
+        checked++;
+        conflicting += want.conflicts != 0;
+    }
+    /* The mix must reach both outcomes and the error path, or it proves little. */
+    cr_assert_gt(conflicting, checked / 10);
+    cr_assert_lt(conflicting, checked - checked / 10);
+    cr_assert_gt(rejected, 1000);
+}
