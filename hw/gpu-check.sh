@@ -53,16 +53,19 @@ check layout_128B_aligned 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box
 check layout_128B_offset384 0 'agree' "$T" layout --dtype f16 --dims 128,128 --box 64,16 --swizzle 128B --coords 0,8 --smem-address 0x580
 check layout_oob_negative 0 'agree' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -4,-3
 # measured: coords[0] * element size not a multiple of 16 bytes faults the copy
-check layout_c0_unaligned_faults 1 'faulted' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3
+check layout_c0_unaligned_faults 1 'FAULTED' "$T" layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3
 check layout_store 0 'agree' "$T" layout --store --dtype f16 --dims 128,64 --box 32,8 --swizzle 64B --coords 32,4
 # driver rejects boxDim 257 (documented limit 256); the model must say so too.
 check encode_box_257_rejected 1 'driver: rejected' "$T" layout --dtype f16 --dims 512,512 --box 8,257
 check encode_atom_swizzle_rejected 1 'driver: rejected' "$T" layout --dtype f16 --dims 256,32 --box 64,8 --swizzle 128B_atom_32B
 
-echo "== validate (full corpus)"
-timeout 540 "$T" validate --out "$OUT/validation"
-vrc=$?
-ls -la "$OUT/validation"
+vrc=skipped
+if [ -z "${SKIP_VALIDATE:-}" ]; then
+    echo "== validate (full corpus)"
+    timeout 540 "$T" validate --out "$OUT/validation"
+    vrc=$?
+    ls -la "$OUT/validation"
+fi
 
 echo "== GPU checks"
 printf '%s\n' "${results[@]}"

@@ -120,6 +120,11 @@ static int cmd_layout(int argc, char **argv)
         }
         const char *enc = strstr(jbuf, "\"encode\":");
         printf("driver: %s\n", enc && strstr(enc, "\"accepted\":true") ? "accepted" : "rejected");
+        const char *fault = strstr(jbuf, "\"fault\":\"");
+        if (fault) {
+            const char *endq = strchr(fault + 9, '"');
+            printf("copy: FAULTED on the device (%.*s)\n", endq ? (int)(endq - fault - 9) : 0, fault + 9);
+        }
         const char *comp = strstr(jbuf, "\"completed\":");
         if (comp)
             printf("mbarrier: %s\n", !strncmp(comp + 12, "true", 4) ? "completed" : "HUNG (deadline passed)");
@@ -129,10 +134,11 @@ static int cmd_layout(int argc, char **argv)
     }
     int rejected = !jbuf || !strstr(jbuf, "\"accepted\":true");
     int hung = jbuf && strstr(jbuf, "\"completed\":false");
+    int faulted = jbuf && strstr(jbuf, "\"fault\":");
     free(jbuf);
     free(vbuf);
     hw_close(&dev);
-    return verdict == REPLAY_AGREE && !rejected && !hung ? EXIT_OK_ : EXIT_FINDING_;
+    return verdict == REPLAY_AGREE && !rejected && !hung && !faulted ? EXIT_OK_ : EXIT_FINDING_;
 }
 
 /* ------------------------------------------------------------------ bank */

@@ -103,5 +103,5 @@ Test(hw_layout, box_257_is_rejected_by_driver)
 /* Measured (hw/README.md): coords[0] * element size must be a multiple of 16 bytes. */
 Test(hw_layout, unaligned_inner_coordinate_faults)
 {
-    layout_expect("layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3", 1, "faulted");
+    layout_expect("layout --dtype f32 --dims 40,20 --box 16,8 --coords -5,-3", 1, "FAULTED");
 }
