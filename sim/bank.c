@@ -361,14 +361,12 @@ BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const
      * its rows; a slot asked for another row is crowded. */
     uint8_t slot[BANK_LANES];
     uint32_t row[BANK_LANES], seen[BANK_LANES];
-    uint32_t occupied = 0;
     for (uint32_t l = 0; l < n; l++) {
         uint32_t a = in->addr[l];
         uint32_t s = (((l >> merged) & ~group_mask) | ((a >> unit_shift) & group_mask)) & 31;
         row[l] = a >> 7;
         slot[l] = (uint8_t)s;
         seen[s] = a >> 7;
-        occupied |= 1u << s;
     }
     uint32_t differ = 0;
     for (uint32_t l = 0; l < n; l++)
@@ -418,6 +416,9 @@ BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const
             id[l] = (uint8_t)((before[c] + (uint32_t)__builtin_popcountll(below)) & 63);
         }
     }
+    uint32_t occupied = 0;
+    for (uint32_t l = 0; l < n; l++)
+        occupied |= 1u << slot[l];
     uint64_t rows_of[BANK_LANES];
     for (uint32_t rest = occupied; rest; rest &= rest - 1)
         rows_of[__builtin_ctz(rest)] = 0;
