@@ -135,6 +135,9 @@ int tm_validate_rule(const tm_desc *d, const char *rule, err_info *e);
 typedef struct tm_copy {
     int32_t coords[TM_MAX_RANK];
     uint32_t smem_address;
+    /* Appended: 1 for a tensor store (shared -> global), 0 (the zero default) for a
+     * load. The H100 refuses some copies in one direction only (see tm_plan.c). */
+    int store;
 } tm_copy;
 
 /* The result of planning one copy: everything needed to place any element. */
@@ -147,7 +150,7 @@ typedef struct tm_plan {
     uint32_t row_pitch;            /* bytes between consecutive inner rows in shared memory */
     uint32_t footprint_bytes;      /* shared-memory bytes from smem_address that the copy touches */
     uint32_t tx_bytes;             /* bytes complete_tx delivers to the mbarrier */
-    uint32_t smem_align_required;  /* alignment the destination needs (16, or 128/1024 where swizzle asks) */
+    uint32_t smem_align_required;  /* alignment the shared address needs: 128 on the H100 (tm_plan.c) */
     /* Appended: the footprint is [footprint_start, footprint_start + footprint_bytes).
      * footprint_start == copy.smem_address unless a swizzled copy starts inside a
      * 128-byte line: the swizzle then permutes chunks of that whole line. */
@@ -201,8 +204,12 @@ int tm_plan_element_at(const tm_plan *p, uint32_t smem_address, tm_element *out,
 int tm_plan_apply_load(const tm_plan *p, const uint8_t *global_bytes, uint64_t global_size,
                        uint8_t *smem, size_t smem_size, err_info *e);
 
-/* The bytes a TMA store writes into the global tensor from shared memory
- * (out-of-bounds elements are not written). */
+/* The bytes a TMA store writes into the global tensor from shared memory.
+ * Out-of-bounds elements are not written, except that the H100 writes each row on
+ * to the next 16-byte boundary past the tensor's last element of dimension 0
+ * (tm_plan.c, "stores"): global_size must therefore cover the bytes the caller
+ * really has, which can be up to 15 bytes past the tensor's last byte; a write past
+ * global_size is ERR_BAD_INPUT "global_buffer_size". */
 int tm_plan_apply_store(const tm_plan *p, const uint8_t *smem, size_t smem_size,
                         uint8_t *global_bytes, uint64_t global_size, err_info *e);
 

@@ -89,6 +89,46 @@ static uint32_t row_pitch_for(const tm_desc *d, uint32_t row_bytes)
     return pitch;
 }
 
+/* ---- copies the H100 refuses at run time ------------------------------------------- */
+
+/* The encoder accepts these maps; the copy instruction itself kills the CUDA context.
+ * All three rules come from the H100 recording (traces/h100/validation/layout.jsonl,
+ * driver 580.159.04, CUDA 13.0), none from a document:
+ *  - smem_address_aligned_128: the shared address of every tiled copy must be 128-byte
+ *    aligned, whatever the swizzle (swizzle none included). Destinations 16-, 32- and
+ *    64-byte aligned fault with cudaErrorMisalignedAddress: loads 212-214 216-218
+ *    220-222 (e.g. 212: f16 box 24x12 at 0x46a0), 224-232 (0x..10/0x..40/0x..70 under
+ *    swizzle 32B/64B/128B), 519 (0x7cf0), 539 (0x6590); stores 215 219 223 489 (0x36c0).
+ *    Every 128-aligned destination of the corpus ran (group offset128: 48 cases).
+ *  - coord0_bytes_aligned_16: coords[0] * element size must be a multiple of 16 bytes
+ *    (negative coordinates included), or the copy faults with
+ *    cudaErrorIllegalInstruction: loads 264 (f16 c0 -9), 272 (f32 c0 23), 296 (f32 -6),
+ *    312 (f16 54), 320 (f32 -70461), 503 (u16 6), 511 (f16 15); stores 280 (s32 -3),
+ *    423 (u64 -1), 455 (f64 1), 487 (f32 13). Aligned coordinates such as -8 f32 (-32 B,
+ *    load 269) and -70552 f32 (load 257) run.
+ *  - store_coords_nonnegative: a tensor STORE with any negative coordinate faults
+ *    (cudaErrorIllegalInstruction) even when part of the box is inside the tensor and
+ *    coords[0] is aligned: stores 262 (-16,1,-3,2), 268 (28,-8,-5,0), 292 310 316 322
+ *    328 425 466 472 474 483 494 496 502 522 529 531 552 554, probes 423-427 (one
+ *    negative coordinate in dimension 0, 1 or 2 each). Stores past the upper end are
+ *    clipped and run (274, 286, 428). Loads with negative coordinates run. */
+static int copy_runs_on_h100(const tm_desc *d, const tm_copy *c, err_info *e)
+{
+    if (c->smem_address % 128)
+        return err_set(e, ERR_FINDING, "smem_address_aligned_128", "smem address = 0x%x (must be 128-byte aligned)",
+                       c->smem_address);
+    int64_t c0_bits = (int64_t)c->coords[0] * tm_dtype_get(d->dtype)->bits;
+    if (c0_bits % 128)
+        return err_set(e, ERR_FINDING, "coord0_bytes_aligned_16", "coords[0] = %d of %s = %lld bits (must be a multiple of 16 bytes)",
+                       c->coords[0], tm_dtype_get(d->dtype)->name, (long long)c0_bits);
+    if (c->store)
+        for (uint32_t i = 0; i < d->rank; i++)
+            if (c->coords[i] < 0)
+                return err_set(e, ERR_FINDING, "store_coords_nonnegative", "store with coords[%u] = %d (stores need coordinates >= 0)",
+                               i, c->coords[i]);
+    return ERR_OK;
+}
+
 /* ---- planning ------------------------------------------------------------------------ */
 
 int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
@@ -98,10 +138,9 @@ int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
         return rc;
     if (!c)
         return err_set(e, ERR_BAD_INPUT, "copy", "NULL copy");
-    /* The destination needs 16-byte alignment only; the reference sheet records a
-     * 128B-swizzled copy accepted at a 16-byte aligned address. */
-    if (c->smem_address % 16)
-        return err_set(e, ERR_FINDING, "smem_address_aligned_16", "smem address = 0x%x (must be 16-byte aligned)", c->smem_address);
+    rc = copy_runs_on_h100(d, c, e);
+    if (rc)
+        return rc;
 
     memset(p, 0, sizeof *p);
     p->desc = *d;
@@ -142,7 +181,7 @@ int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
     uint64_t dense = rows * p->row_bytes;
     uint64_t linear = rows * p->row_pitch;
     p->tx_bytes = (uint32_t)dense;
-    p->smem_align_required = 16;
+    p->smem_align_required = 128;
 
     uint32_t span = swizzle_span(d->swizzle);
     uint64_t start = c->smem_address, end = (uint64_t)c->smem_address + linear;
@@ -297,20 +336,35 @@ int tm_plan_element_at(const tm_plan *p, uint32_t smem_address, tm_element *out,
 
 /* ---- data movement ------------------------------------------------------------------- */
 
-/* UNCONFIRMED: the documentation does not give the NaN; these are the canonical
- * all-ones-mantissa quiet NaNs NVIDIA GPUs produce. The recording decides. */
+/* NaN OOB fill, from the H100 recording: the 16-bit pattern 0x7FF7 repeated over the
+ * element, whatever the float type: f16 and bf16 0x7FF7 (bytes f7 7f; loads 33, 48,
+ * 287, 297), f32 and f32ftz 0x7FF77FF7 (loads 38, 53, 257, 282, 307, 317), f64
+ * 0x7FF77FF77FF77FF7 (load 43). For f32/f64 this is a quiet NaN too, so the copy engine
+ * evidently fills 16-bit lanes without knowing the element width. tf32 gets the same
+ * fill, NOT rounded like loaded data (loads 58, 63: bytes f7 7f f7 7f). */
 static uint64_t nan_pattern(tm_dtype t)
 {
-    switch (t) {
-    case TM_DTYPE_F16:
-    case TM_DTYPE_BF16: return 0x7FFFu;
-    case TM_DTYPE_F32:
-    case TM_DTYPE_F32FTZ:
-    case TM_DTYPE_TF32:
-    case TM_DTYPE_TF32FTZ: return 0x7FFFFFFFu;
-    case TM_DTYPE_F64: return 0x7FFFFFFFFFFFFFFFull;
-    default: return 0;
-    }
+    const tm_dtype_info *ti = tm_dtype_get(t);
+    return ti && ti->is_float ? 0x7FF77FF77FF77FF7ull : 0;
+}
+
+/* tf32 and tf32ftz LOADS convert each in-bounds f32 to tf32 in shared memory: the low
+ * 13 mantissa bits are cleared after rounding to nearest. Load 55 (tf32, 128 elements):
+ * 127 of 128 match rounding to nearest, only 69 truncation (e.g. global offset 836: f32
+ * 0xCFEB5D79 -> 0xCFEB6000); the same holds for loads 57 58 60 62 63 (tf32ftz too). A NaN
+ * input becomes the canonical 0x7FFFE000 (load 55: 0x7FEEE34B -> 0x7FFFE000). No tie
+ * (low bits exactly 0x1000) and no denormal occurred in the recorded data, so ties
+ * are modelled as round-half-to-even and tf32ftz keeps denormals like tf32:
+ * UNCONFIRMED (report lists the cases that would settle them). Stores do not
+ * convert: tf32 stores 59 and 64 write the shared bytes unchanged. */
+static uint32_t f32_to_tf32(uint32_t v)
+{
+    if ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu))
+        return 0x7FFFE000u;
+    uint32_t low = v & 0x1FFFu, up = v & ~0x1FFFu;
+    if (low > 0x1000u || (low == 0x1000u && (v & 0x2000u)))
+        up += 0x2000u; /* a carry into the exponent rounds to the next binade or to inf */
+    return up;
 }
 
 static uint32_t get_bits(const uint8_t *base, uint64_t bitpos, uint32_t n)
@@ -341,7 +395,32 @@ typedef struct move_ctx {
     uint64_t nan;
     int store;
     err_info *e;
+    int tf32;          /* load converts f32 -> tf32 */
+    int64_t row_end0;  /* store: elements of dimension 0 written per row (see store_writes) */
 } move_ctx;
+
+/* Stores, from the H100 recording: dimension 0 is clipped at the 16-byte boundary at
+ * or after the tensor's last element, not at the element itself, so an element with
+ * coords[0] >= dims[0] is still written when its bytes lie below
+ * roundup(dims[0] * element size, 16): stores 413 (f16 dims 57,4, box 32,2 at 32,1:
+ * each row written up to byte 128 = element 63, e.g. global byte +258 = row 1 element
+ * 57 holds the shared data 0xca, not the prefill 0x26), 415 (f16 dims 59), 417 (bf16
+ * dims 61), 419 (u8 dims 100: bytes 64..112), 574 (1-D f16 dims 57, box 56 at 16: bytes
+ * 32..128, 14 past the tensor's end); 421 (f32 dims 13 = 52 bytes, box at 16 = byte 64)
+ * writes nothing. Outer dimensions clip exactly (e.g. 274 and 286 write nothing past
+ * dims[3]). Loads are per element (414-422 agree). */
+static int store_writes(const move_ctx *m, const tm_element *el)
+{
+    if (!el->oob)
+        return 1;
+    const tm_plan *p = m->p;
+    if (el->coord[0] < 0 || el->coord[0] >= m->row_end0)
+        return 0;
+    for (uint32_t i = 1; i < p->desc.rank; i++)
+        if (el->coord[i] < 0 || (uint64_t)el->coord[i] >= p->desc.dims[i])
+            return 0;
+    return 1;
+}
 
 /* Global bit position of a packed element: the row's byte offset plus coord0 * bits. */
 static uint64_t packed_global_bit(const tm_plan *p, const tm_element *el)
@@ -357,7 +436,7 @@ static int move_one(const tm_element *el, void *user)
     move_ctx *m = user;
     const tm_plan *p = m->p;
     uint32_t s = el->smem_address - p->footprint_start;
-    if (m->store && el->oob)
+    if (m->store && !store_writes(m, el))
         return 0;
     if (p->elem_bits < 8) {
         uint64_t gbit = el->oob ? 0 : packed_global_bit(p, el);
@@ -372,7 +451,8 @@ static int move_one(const tm_element *el, void *user)
         return 0;
     }
     uint32_t n = el->bytes;
-    if (!el->oob && (el->global_offset > m->global_size || m->global_size - el->global_offset < n))
+    int reads_global = !el->oob || m->store; /* a store's row tail (store_writes) too */
+    if (reads_global && (el->global_offset > m->global_size || m->global_size - el->global_offset < n))
         return err_set(m->e, ERR_BAD_INPUT, "global_buffer_size", "element at global offset %llu + %u past %llu bytes",
                        (unsigned long long)el->global_offset, n, (unsigned long long)m->global_size);
     if (m->store) {
@@ -380,6 +460,11 @@ static int move_one(const tm_element *el, void *user)
     } else if (el->oob) {
         for (uint32_t k = 0; k < n; k++) /* little-endian */
             m->smem[s + k] = (uint8_t)(m->nan >> (8 * k));
+    } else if (m->tf32) {
+        const uint8_t *g = m->global_in + el->global_offset;
+        uint32_t v = f32_to_tf32((uint32_t)g[0] | (uint32_t)g[1] << 8 | (uint32_t)g[2] << 16 | (uint32_t)g[3] << 24);
+        for (uint32_t k = 0; k < 4; k++)
+            m->smem[s + k] = (uint8_t)(v >> (8 * k));
     } else {
         memcpy(m->smem + s, m->global_in + el->global_offset, n);
     }
@@ -391,9 +476,10 @@ int tm_plan_apply_load(const tm_plan *p, const uint8_t *global_bytes, uint64_t g
 {
     if (smem_size < p->footprint_bytes)
         return err_set(e, ERR_BAD_INPUT, "smem_buffer_size", "%zu bytes < footprint %u", smem_size, p->footprint_bytes);
-    move_ctx m = {p, smem, NULL, smem_size, NULL, global_bytes, global_size, 0, 0, e};
+    move_ctx m = {p, smem, NULL, smem_size, NULL, global_bytes, global_size, 0, 0, e, 0, 0};
     if (p->desc.oob_fill == TM_OOB_FILL_NAN)
         m.nan = nan_pattern(p->desc.dtype);
+    m.tf32 = p->desc.dtype == TM_DTYPE_TF32 || p->desc.dtype == TM_DTYPE_TF32FTZ;
     int rc = tm_plan_foreach(p, move_one, &m);
     if (!rc) err_clear(e);
     return rc;
@@ -404,7 +490,13 @@ int tm_plan_apply_store(const tm_plan *p, const uint8_t *smem, size_t smem_size,
 {
     if (smem_size < p->footprint_bytes)
         return err_set(e, ERR_BAD_INPUT, "smem_buffer_size", "%zu bytes < footprint %u", smem_size, p->footprint_bytes);
-    move_ctx m = {p, NULL, smem, smem_size, global_bytes, NULL, global_size, 0, 1, e};
+    move_ctx m = {p, NULL, smem, smem_size, global_bytes, NULL, global_size, 0, 1, e, 0, 0};
+    if (p->elem_bits >= 8) {
+        int64_t eb = p->elem_bits / 8;
+        m.row_end0 = (int64_t)(((uint64_t)p->desc.dims[0] * (uint64_t)eb + 15) / 16 * 16) / eb;
+    } else {
+        m.row_end0 = (int64_t)p->desc.dims[0]; /* packed types: no recording (refused on sm_90) */
+    }
     int rc = tm_plan_foreach(p, move_one, &m);
     if (!rc) err_clear(e);
     return rc;

@@ -90,7 +90,7 @@ int main(void)
         for (uint32_t rep = 0; rep < 64; rep++) {
             for (size_t i = 0; i < MIX; i++) {
                 /* Positions move, a few boxes hang over the tensor's edges. */
-                tm_copy c = {.coords = {(int32_t)((rep * 37 + round) % 1100) - 40, (int32_t)((rep * 11) % 1000) - 8, 1},
+                tm_copy c = {.coords = {16 * (int32_t)(((rep * 37 + round) % 1100) / 16) - 48, (int32_t)((rep * 11) % 1000) - 8, 1},
                              .smem_address = 1024u * ((rep + (uint32_t)i) % 64)};
                 tm_plan p;
                 err_info e;
@@ -112,7 +112,7 @@ int main(void)
     double elapsed2 = 0;
     for (uint32_t round = 0; elapsed2 < MIN_SECONDS; round++) {
         for (size_t i = 0; i < MIX; i++) {
-            tm_copy c = {.coords = {(int32_t)(round % 512), 3, 0}, .smem_address = 2048};
+            tm_copy c = {.coords = {16 * (int32_t)(round % 32), 3, 0}, .smem_address = 2048};
             tm_plan p;
             err_info e;
             if (tm_plan_copy(&descs[i], &c, &p, &e) != ERR_OK)

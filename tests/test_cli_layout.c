@@ -140,7 +140,7 @@ Test(cli_layout, rejected_maps_exit_1_with_the_rule)
         {"--dtype f16 --dims 64,64 --box 64,8 --global-address 0x10000008", "rejected: global_address_aligned_16: "},
         {"--dtype s32 --dims 64,64 --box 32,8 --oob-fill nan", "rejected: oob_nan_fill_needs_float: "},
         {"--dtype f16 --dims 64,64 --box 64,8 --swizzle 128B_atom_32B", "rejected: swizzle_128b_atom_needs_sm100: "},
-        {"--dtype f16 --dims 64,64 --box 64,8 --smem-address 0x408", "rejected: smem_address_aligned_16: "},
+        {"--dtype f16 --dims 64,64 --box 64,8 --smem-address 0x408", "rejected: smem_address_aligned_128: "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run(cases[i].args);

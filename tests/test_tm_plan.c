@@ -23,7 +23,7 @@ static tm_desc f16_tile(uint32_t w, uint32_t h, tm_swizzle s)
 
 static tm_plan plan_of(const tm_desc *d, int32_t c0, int32_t c1, uint32_t smem)
 {
-    tm_copy c = {{c0, c1, 0, 0, 0}, smem};
+    tm_copy c = {.coords = {c0, c1, 0, 0, 0}, .smem_address = smem};
     tm_plan p;
     err_info e = {0};
     cr_assert_eq(tm_plan_copy(d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
@@ -122,10 +122,10 @@ Test(tm_plan, narrow_rows_occupy_full_span)
 Test(tm_plan, no_swizzle_is_dense)
 {
     tm_desc d = f16_tile(24, 5, TM_SWIZZLE_NONE); /* 48-byte rows */
-    tm_plan p = plan_of(&d, 0, 0, 0x410);
+    tm_plan p = plan_of(&d, 0, 0, 0x480);
     cr_expect_eq(p.row_pitch, 48);
     cr_expect_eq(p.footprint_bytes, 240);
-    cr_expect_eq(addr_of(&p, 23, 4), 0x410 + 4 * 48 + 46);
+    cr_expect_eq(addr_of(&p, 23, 4), 0x480 + 4 * 48 + 46);
 }
 
 /* Measured: a box partly or wholly outside the tensor, negative coordinates included,
@@ -138,7 +138,7 @@ Test(tm_plan, out_of_bounds_full_tx_and_zero_fill)
     size_t gsize = 256 * 70;
     uint8_t *g = malloc(gsize);
     for (size_t i = 0; i < gsize; i++) g[i] = (uint8_t)(i * 7 + 1) | 1; /* no zero bytes */
-    int32_t starts[][2] = {{-8, -4}, {60, 30}, {-100, 0}, {200, 200}};
+    int32_t starts[][2] = {{-8, -4}, {56, 30}, {-104, 0}, {200, 200}}; /* coords[0] * 2 B: multiples of 16 */
     for (int s = 0; s < 4; s++) {
         tm_plan p = plan_of(&d, starts[s][0], starts[s][1], 0x400);
         cr_expect_eq(p.tx_bytes, 64 * 64 * 2);
@@ -164,54 +164,131 @@ Test(tm_plan, out_of_bounds_full_tx_and_zero_fill)
     free(g);
 }
 
-Test(tm_plan, nan_fill_writes_a_nan_of_the_type)
+static uint32_t le32(const uint8_t *b) { return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24; }
+
+/* H100 recording: the NaN OOB fill is the 16-bit pattern 0x7FF7 repeated, whatever the
+ * float type (loads 33 f16, 38 f32, 43 f64, 48 bf16, 53 f32ftz, 58 tf32: first OOB
+ * byte 0xf7 where a 0x7FFF... fill would give 0xff). */
+Test(tm_plan, nan_fill_is_0x7ff7_repeated_as_recorded)
 {
-    tm_desc d = f16_tile(32, 2, TM_SWIZZLE_NONE);
-    d.dtype = TM_DTYPE_F32;
-    d.oob_fill = TM_OOB_FILL_NAN;
-    tm_plan p = plan_of(&d, -32, 0, 0x400); /* wholly out of bounds */
-    uint8_t g[16] = {0};
-    uint8_t smem[256];
-    err_info e = {0};
-    cr_assert_eq(tm_plan_apply_load(&p, g, sizeof g, smem, sizeof smem, &e), ERR_OK);
-    for (int i = 0; i < 64; i++) {
-        uint32_t v = (uint32_t)smem[4 * i] | (uint32_t)smem[4 * i + 1] << 8 | (uint32_t)smem[4 * i + 2] << 16 | (uint32_t)smem[4 * i + 3] << 24;
-        cr_assert_eq(v & 0x7F800000u, 0x7F800000u, "exponent all ones");
-        cr_assert_neq(v & 0x007FFFFFu, 0u, "mantissa non-zero: NaN, not infinity");
+    static const struct { tm_dtype t; uint32_t box0; } cases[] = {
+        {TM_DTYPE_F32, 32}, {TM_DTYPE_F32FTZ, 32}, {TM_DTYPE_TF32, 32}, {TM_DTYPE_F16, 64}, {TM_DTYPE_BF16, 64}, {TM_DTYPE_F64, 16},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tm_desc d = f16_tile(cases[k].box0, 2, TM_SWIZZLE_NONE);
+        d.dtype = cases[k].t;
+        d.oob_fill = TM_OOB_FILL_NAN;
+        tm_plan p = plan_of(&d, -(int32_t)cases[k].box0, 0, 0x400); /* wholly out of bounds */
+        uint8_t g[16] = {0};
+        uint8_t smem[256];
+        err_info e = {0};
+        cr_assert_eq(tm_plan_apply_load(&p, g, sizeof g, smem, sizeof smem, &e), ERR_OK);
+        for (int i = 0; i < 256; i += 2)
+            cr_assert(smem[i] == 0xf7 && smem[i + 1] == 0x7f, "%s byte %d: %02x %02x", tm_dtype_get(d.dtype)->name, i, smem[i],
+                      smem[i + 1]);
     }
-    d.dtype = TM_DTYPE_F16;
-    d.box[0] = 64;
-    p = plan_of(&d, -64, 0, 0x400);
-    cr_assert_eq(tm_plan_apply_load(&p, g, sizeof g, smem, sizeof smem, &e), ERR_OK);
-    uint32_t h = (uint32_t)smem[0] | (uint32_t)smem[1] << 8;
-    cr_expect_eq(h & 0x7C00u, 0x7C00u);
-    cr_expect_neq(h & 0x03FFu, 0u);
 }
 
-Test(tm_plan, store_skips_out_of_bounds)
+/* H100 load 55 (tf32, dims 64x40, stride 256, box 16x8 at (16,3)): each f32 lands
+ * rounded to tf32. Known answers from its bytes: the f32 at global offset 836,
+ * 0xCFEB5D79, arrives as 0xCFEB6000 (rounded up; truncation would give 0xCFEB4000);
+ * the NaN 0x7FEEE34B arrives as 0x7FFFE000. The last two rows are plain
+ * round-to-nearest below and above the halfway point (no tie was recorded). */
+Test(tm_plan, tf32_load_rounds_to_nearest_as_recorded)
 {
-    tm_desc d = f16_tile(16, 4, TM_SWIZZLE_32B);
-    d.dims[0] = 8, d.dims[1] = 2;
-    d.strides[0] = 16;
-    tm_plan p = plan_of(&d, -4, -1, 0x400);
-    uint8_t smem[128];
-    for (int i = 0; i < 128; i++) smem[i] = (uint8_t)(i + 1);
-    uint8_t g[32];
-    memset(g, 0xAA, sizeof g);
-    err_info e = {0};
-    cr_assert_eq(tm_plan_apply_store(&p, smem, sizeof smem, g, sizeof g, &e), ERR_OK, "%s: %s", e.rule, e.detail);
-    /* Tensor (x, y) <- box (x + 4, y + 1); all 8x2 tensor elements are inside the box
-     * except x >= 12 - 4 = 8 (none): every tensor byte is written, from the right place. */
-    for (uint32_t y = 0; y < 2; y++)
-        for (uint32_t x = 0; x < 8; x++) {
-            uint32_t off = addr_of(&p, x + 4, y + 1) - 0x400;
-            cr_assert_eq(g[y * 16 + x * 2], smem[off]);
+    static const struct { uint32_t in, out; } known[] = {
+        {0xCFEB5D79u, 0xCFEB6000u}, {0x7FEEE34Bu, 0x7FFFE000u}, {0x3F800FFFu, 0x3F800000u}, {0x3F801001u, 0x3F802000u},
+    };
+    for (int tf = 0; tf < 2; tf++)
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+            tm_desc d = f16_tile(4, 1, TM_SWIZZLE_NONE);
+            d.dtype = tf ? TM_DTYPE_TF32FTZ : TM_DTYPE_TF32;
+            tm_plan p = plan_of(&d, 0, 0, 0x400);
+            uint8_t g[16] = {0}, smem[16];
+            for (int b = 0; b < 4; b++) g[4 + b] = (uint8_t)(known[k].in >> (8 * b));
+            err_info e = {0};
+            cr_assert_eq(tm_plan_apply_load(&p, g, sizeof g, smem, sizeof smem, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+            cr_expect_eq(le32(smem + 4), known[k].out, "0x%08x -> 0x%08x, expected 0x%08x", known[k].in, le32(smem + 4), known[k].out);
+            /* stores do not convert (H100 stores 59, 64 agree byte for byte) */
+            uint8_t g2[16] = {0};
+            cr_assert_eq(tm_plan_apply_store(&p, g, sizeof g, g2, sizeof g2, &e), ERR_OK);
+            cr_expect_eq(le32(g2 + 4), known[k].in);
         }
-    /* A box entirely outside writes nothing. */
-    p = plan_of(&d, 100, 0, 0x400);
-    memset(g, 0xAA, sizeof g);
+}
+
+/* H100 store 413: f16 dims 57x4, stride 144, box 32x2 at (32,1). The hardware wrote
+ * global bytes [208,272) and [352,416): bytes 64..128 of rows 1 and 2, i.e. on to the
+ * 16-byte boundary after the tensor's last element (byte 114), not only elements 32..56. */
+Test(tm_plan, store_writes_row_tail_to_16_bytes_as_recorded)
+{
+    tm_desc d = f16_tile(32, 2, TM_SWIZZLE_NONE);
+    d.dims[0] = 57, d.dims[1] = 4;
+    d.strides[0] = 144;
+    tm_copy c = {.coords = {32, 1}, .smem_address = 0x1000, .store = 1};
+    tm_plan p;
+    err_info e = {0};
+    cr_assert_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    uint8_t smem[128], g[4 * 144];
+    for (int i = 0; i < 128; i++) smem[i] = (uint8_t)(i + 1);
+    memset(g, 0, sizeof g);
+    cr_assert_eq(tm_plan_apply_store(&p, smem, sizeof smem, g, sizeof g, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    for (int row = 0; row < 4; row++)
+        for (int b = 0; b < 144; b++) {
+            int at = row * 144 + b;
+            int written = (at >= 208 && at < 272) || (at >= 352 && at < 416);
+            cr_assert_eq(g[at] != 0, written, "global byte %d", at);
+            if (written)
+                cr_assert_eq(g[at], smem[(row - 1) * 64 + b - 64]);
+        }
+    /* H100 store 421: f32 dims 13 (52 bytes), box at 16 (byte 64): nothing written */
+    d.dtype = TM_DTYPE_F32, d.dims[0] = 13, d.box[0] = 16;
+    c.coords[0] = 16;
+    cr_assert_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    memset(g, 0, sizeof g);
     cr_assert_eq(tm_plan_apply_store(&p, smem, sizeof smem, g, sizeof g, &e), ERR_OK);
-    for (int i = 0; i < 32; i++) cr_assert_eq(g[i], 0xAA);
+    for (size_t i = 0; i < sizeof g; i++) cr_assert_eq(g[i], 0);
+    /* H100 store 574 (1-D f16 dims 57, box 56 at 16) wrote bytes up to 128, 14 past the
+     * tensor's end: the caller's buffer must have room for them */
+    tm_desc l = f16_tile(56, 1, TM_SWIZZLE_NONE);
+    l.rank = 1, l.dims[0] = 57;
+    tm_copy lc = {.coords = {16}, .smem_address = 0x1000, .store = 1};
+    cr_assert_eq(tm_plan_copy(&l, &lc, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    uint8_t big[128] = {0};
+    cr_expect_eq(tm_plan_apply_store(&p, smem, sizeof smem, big, 114, &e), ERR_BAD_INPUT);
+    cr_expect_eq(tm_plan_apply_store(&p, smem, sizeof smem, big, 128, &e), ERR_OK);
+    cr_expect_eq(big[127], smem[127 - 32]);
+    cr_expect_eq(big[31], 0);
+}
+
+/* H100 faults (cudaErrorIllegalInstruction) that the encoder does not catch. */
+Test(tm_plan, copies_the_h100_refuses_as_recorded)
+{
+    tm_desc d = f16_tile(64, 9, TM_SWIZZLE_128B);
+    d.rank = 3, d.dims[0] = 68, d.dims[1] = 12, d.dims[2] = 4;
+    d.strides[0] = 144, d.strides[1] = 1728;
+    d.box[2] = 3;
+    tm_copy c = {.coords = {-9, 13, 1}, .smem_address = 0xc00}; /* load 264: f16 coords[0] -9 = -18 B */
+    tm_plan p;
+    err_info e = {0};
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
+    cr_expect_str_eq(e.rule, "coord0_bytes_aligned_16");
+    c.coords[0] = -8; /* -16 B: runs (load 276, f16 coords -8,4,-3, ran) */
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    /* stores 423-427: f32 dims 64,16,4 box 16,4,2, one negative coordinate each */
+    tm_desc s = f16_tile(16, 4, TM_SWIZZLE_NONE);
+    s.dtype = TM_DTYPE_F32, s.rank = 3;
+    s.dims[0] = 64, s.dims[1] = 16, s.dims[2] = 4, s.box[2] = 2;
+    s.strides[0] = 256, s.strides[1] = 4096;
+    static const int32_t neg[][3] = {{-4, 2, 1}, {-16, 2, 1}, {4, -1, 1}, {4, -4, 1}, {4, 2, -1}};
+    for (int k = 0; k < 5; k++) {
+        tm_copy sc = {.coords = {neg[k][0], neg[k][1], neg[k][2]}, .smem_address = 0x1400, .store = 1};
+        cr_expect_eq(tm_plan_copy(&s, &sc, &p, &e), ERR_FINDING);
+        cr_expect_str_eq(e.rule, "store_coords_nonnegative");
+        sc.store = 0; /* the same box as a load runs */
+        cr_expect_eq(tm_plan_copy(&s, &sc, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+    }
+    tm_copy past = {.coords = {60, 2, 1}, .smem_address = 0x1400, .store = 1}; /* store 428: past the end only, ran */
+    cr_expect_eq(tm_plan_copy(&s, &past, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
 }
 
 Test(tm_plan, element_strides_traverse_every_kth)
@@ -234,13 +311,25 @@ Test(tm_plan, element_strides_traverse_every_kth)
 Test(tm_plan, destination_alignment)
 {
     tm_desc d = f16_tile(64, 8, TM_SWIZZLE_128B);
-    tm_copy c = {{0}, 0x408};
+    tm_copy c = {.smem_address = 0x408};
     tm_plan p;
     err_info e = {0};
     cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
-    cr_expect_str_eq(e.rule, "smem_address_aligned_16");
-    c.smem_address = 0x410; /* 16-byte aligned: accepted (measured with 128B swizzle) */
-    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK);
+    cr_expect_str_eq(e.rule, "smem_address_aligned_128");
+    /* H100 loads 230-232: f16 box 64x8, swizzle 128B, at 0x5410 / 0x5440 / 0x5470
+     * faulted with cudaErrorMisalignedAddress; 212: swizzle none at 0x46a0 too. */
+    static const uint32_t faulted[] = {0x5410, 0x5440, 0x5470};
+    for (int k = 0; k < 3; k++) {
+        c.smem_address = faulted[k];
+        cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
+        cr_expect_str_eq(e.rule, "smem_address_aligned_128");
+    }
+    d.swizzle = TM_SWIZZLE_NONE;
+    c.smem_address = 0x46a0;
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
+    d.swizzle = TM_SWIZZLE_128B;
+    c.smem_address = 0x480; /* 128-aligned inside a 1024-byte block: group offset128 ran */
+    cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_OK, "%s: %s", e.rule, e.detail);
     d.box[1] = 256; /* 32 KB box ending past the H100's 228 KB of shared memory */
     c.smem_address = 200 * 1024;
     cr_expect_eq(tm_plan_copy(&d, &c, &p, &e), ERR_FINDING);
@@ -264,6 +353,7 @@ static uint32_t rnd(uint32_t n)
 static int random_map(tm_desc *d, tm_copy *c, int allow_packed)
 {
     tm_desc_defaults(d);
+    memset(c, 0, sizeof *c); /* a load */
     static const tm_dtype plain[] = {TM_DTYPE_U8, TM_DTYPE_U16, TM_DTYPE_F16, TM_DTYPE_F32, TM_DTYPE_F64, TM_DTYPE_BF16, TM_DTYPE_S64, TM_DTYPE_TF32};
     static const tm_dtype pk[] = {TM_DTYPE_16U4_ALIGN8B, TM_DTYPE_16U4_ALIGN16B, TM_DTYPE_16U6_ALIGN16B};
     int packed = allow_packed && rnd(2);
@@ -290,6 +380,11 @@ static int random_map(tm_desc *d, tm_copy *c, int allow_packed)
         d->dims[i] = 1 + rnd(i < 2 ? 300 : 24);
         c->coords[i] = (int32_t)rnd(400) - 100;
     }
+    /* the H100 faults unless coords[0] * element size is a multiple of 16 bytes */
+    uint32_t granule = 128;
+    while (granule > 1 && (granule * bits) % 128 == 0 && ((granule / 2) * bits) % 128 == 0)
+        granule /= 2;
+    c->coords[0] = (int32_t)granule * ((int32_t)rnd(40) - 10);
     if (packed) d->dims[0] = 128 * (1 + rnd(3));
     uint64_t row = ((uint64_t)d->dims[0] * bits + 7) / 8;
     uint64_t stride = (row + 31) / 32 * 32 + 32 * rnd(3);
@@ -299,7 +394,7 @@ static int random_map(tm_desc *d, tm_copy *c, int allow_packed)
     }
     d->global_address = 0x10000000 + 32 * rnd(4);
     d->oob_fill = tm_dtype_get(d->dtype)->is_float && rnd(2) ? TM_OOB_FILL_NAN : TM_OOB_FILL_NONE;
-    c->smem_address = 0x400 + 16 * rnd(256);
+    c->smem_address = 0x400 + 128 * rnd(32); /* 128-byte aligned, as the H100 requires */
     return tm_validate(d, NULL) == ERR_OK;
 }
 
@@ -419,17 +514,22 @@ Test(tm_plan, load_then_store_round_trips)
         tm_copy c;
         if (!random_map(&d, &c, 0))
             continue;
+        /* tf32 loads round and the NaN fill would land in the row tails a store writes
+         * (see store_writes_row_tail_to_16_bytes): this property is about placement. */
+        if (d.dtype == TM_DTYPE_TF32)
+            continue;
+        d.oob_fill = TM_OOB_FILL_NONE;
         tm_plan p;
         cr_assert_eq(tm_plan_copy(&d, &c, &p, NULL), ERR_OK);
         uint64_t gsize = d.rank > 1 ? d.strides[d.rank - 2] * d.dims[d.rank - 1] : d.dims[0] * (tm_dtype_get(d.dtype)->bits / 8);
         if (gsize > (8u << 20))
             continue; /* keep the suite fast: the property does not depend on size */
-        uint8_t *g = malloc(gsize), *g2 = malloc(gsize), *smem = calloc(p.footprint_bytes, 1);
+        /* 16 spare bytes: a store writes the last row on to its 16-byte boundary */
+        uint8_t *g = malloc(gsize), *g2 = calloc(gsize + 16, 1), *smem = calloc(p.footprint_bytes, 1);
         for (uint64_t i = 0; i < gsize; i++) g[i] = (uint8_t)rnd(256);
-        memset(g2, 0, gsize);
         err_info e = {0};
         cr_assert_eq(tm_plan_apply_load(&p, g, gsize, smem, p.footprint_bytes, &e), ERR_OK, "%s: %s", e.rule, e.detail);
-        cr_assert_eq(tm_plan_apply_store(&p, smem, p.footprint_bytes, g2, gsize, &e), ERR_OK, "%s: %s", e.rule, e.detail);
+        cr_assert_eq(tm_plan_apply_store(&p, smem, p.footprint_bytes, g2, gsize + 16, &e), ERR_OK, "%s: %s", e.rule, e.detail);
         uint64_t copied = 0;
         for (uint64_t i = 0; i < gsize; i++)
             if (g2[i]) {
