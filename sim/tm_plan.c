@@ -12,9 +12,18 @@
  *  - Out-of-bounds elements (negative coordinates included) still occupy their place and
  *    count in the transaction bytes (measured); a load fills them with zero, or with NaN
  *    when oob_fill is nan; a store skips them.
- * Parts modelled from documentation only, TO BE CONFIRMED BY THE RECORDING
- * (traces/h100/validation/): interleaved layouts (row pitch rounded up to the
- * interleave granule), element strides along dimension 0 with interleave, the packed
+ * Fitted to the H100 recording (traces/h100/validation/, see the functions below):
+ * NaN fill, tf32 rounding, the run-time faults (copy_runs_on_h100), store row tails.
+ * OPEN, disagreeing with the recording (27 loads 373-401, 3 stores 382 392 402): the
+ * interleaved layouts. What the bytes show so far (load 377, u8 INTERLEAVE_16B, dims
+ * 16,13,8,3, strides 16,208,1664, box 16,11,1,2, swizzle none, 5632 bytes written for
+ * a 352-byte dense box): shared memory holds 22 blocks of 16 chunks of 16 bytes; chunk
+ * k of block (r,q) comes from global 1040 + 16k + 16r + 1664q, i.e. every box index of
+ * dimension 0 moves a whole 16-byte chunk, as if the element were the interleave
+ * granule; with elementStrides[1] = 2 (373, 385) dimension 1 is not traversed as the
+ * model expects, and the swizzled cases permute those chunks. The transaction count
+ * equals the bytes written (every tx_probe with the written count completed).
+ * Still from documentation only: element strides along dimension 0 with interleave, the packed
  * sub-byte types (16 values per 8- or 16-byte group, gaps left unwritten, transaction
  * bytes counting the gaps), the 128B_atom swizzles, NaN bit patterns, and destinations
  * that are 16- but not span-aligned under a swizzle. Each lives in one small function. */
