@@ -103,24 +103,26 @@ static uint32_t row_pitch_for(const tm_desc *d, uint32_t row_bytes)
 /* The encoder accepts these maps; the copy instruction itself kills the CUDA context.
  * All three rules come from the H100 recording (traces/h100/validation/layout.jsonl,
  * driver 580.159.04, CUDA 13.0), none from a document:
+ * (case ids of the 600-case recording of 2026-11-23T09:39Z):
  *  - smem_address_aligned_128: the shared address of every tiled copy must be 128-byte
  *    aligned, whatever the swizzle (swizzle none included). Destinations 16-, 32- and
  *    64-byte aligned fault with cudaErrorMisalignedAddress: loads 212-214 216-218
  *    220-222 (e.g. 212: f16 box 24x12 at 0x46a0), 224-232 (0x..10/0x..40/0x..70 under
- *    swizzle 32B/64B/128B), 519 (0x7cf0), 539 (0x6590); stores 215 219 223 489 (0x36c0).
- *    Every 128-aligned destination of the corpus ran (group offset128: 48 cases).
+ *    swizzle 32B/64B/128B), 489 519 529 589; stores 215 219 223. Every 128-aligned
+ *    destination of the corpus ran (group offset128: 48 cases).
  *  - coord0_bytes_aligned_16: coords[0] * element size must be a multiple of 16 bytes
  *    (negative coordinates included), or the copy faults with
- *    cudaErrorIllegalInstruction: loads 264 (f16 c0 -9), 272 (f32 c0 23), 296 (f32 -6),
- *    312 (f16 54), 320 (f32 -70461), 503 (u16 6), 511 (f16 15); stores 280 (s32 -3),
- *    423 (u64 -1), 455 (f64 1), 487 (f32 13). Aligned coordinates such as -8 f32 (-32 B,
- *    load 269) and -70552 f32 (load 257) run.
+ *    cudaErrorIllegalInstruction: loads 264 (f16 c0 -9), 272 (f32 23), 296 (f32 -6),
+ *    312 (f16 54), 320 (f32 -70461), 447 455 463 471 479 487 495 503 527 535 543 559
+ *    567; stores 280 (s32 -3), 304 (s32 19), 511 551 591 599. Aligned coordinates such
+ *    as -8 f32 (-32 B, load 269) and -70552 f32 (load 257) run.
  *  - store_coords_nonnegative: a tensor STORE with any negative coordinate faults
  *    (cudaErrorIllegalInstruction) even when part of the box is inside the tensor and
- *    coords[0] is aligned: stores 262 (-16,1,-3,2), 268 (28,-8,-5,0), 292 310 316 322
- *    328 425 466 472 474 483 494 496 502 522 529 531 552 554, probes 423-427 (one
- *    negative coordinate in dimension 0, 1 or 2 each). Stores past the upper end are
- *    clipped and run (274, 286, 428). Loads with negative coordinates run. */
+ *    coords[0] is aligned: stores 262 (-16,1,-3,2), 268 (28,-8,-5,0), 292 298 310 316
+ *    322 328 449 451 492 498 500 505 509 520 522 528 548 555 557 578 580 595, and the
+ *    probes 423-427 (f32 dims 64,16,4, one negative coordinate in dimension 0, 1 or 2
+ *    each). Stores past the upper end are clipped and run (274, 286, probe 428). Loads
+ *    with negative coordinates run. */
 static int copy_runs_on_h100(const tm_desc *d, const tm_copy *c, err_info *e)
 {
     if (c->smem_address % 128)
