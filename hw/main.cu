@@ -751,6 +751,7 @@ static int cmd_corpus(int argc, char **argv)
         memset(&c, 0, sizeof c);
         memcpy(c.coords, cases[i].coords, sizeof c.coords);
         c.smem_address = 0x400 + cases[i].smem_offset;
+        c.store = cases[i].store;
         tm_plan p;
         if (tm_plan_copy(&d, &c, &p, &e) == ERR_OK) {
             uint32_t end = cases[i].smem_offset + p.footprint_bytes;

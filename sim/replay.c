@@ -262,6 +262,7 @@ int replay_check_layout(const replay_layout_obs *o, char *detail, size_t ds)
     memset(&c, 0, sizeof c);
     memcpy(c.coords, o->coords, sizeof c.coords);
     c.smem_address = o->smem_address;
+    c.store = o->store;
     tm_plan *p = malloc(sizeof *p);
     if (!p)
         return REPLAY_UNUSABLE;
