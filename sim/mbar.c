@@ -25,6 +25,16 @@ static int check_tx(int64_t tx, const mbar *in, const mbar_event *ev, err_info *
 static int arrive(mbar *m, const mbar_event *ev, uint32_t count, mbar_result *r, err_info *e)
 {
     int rc = ERR_OK;
+    /* PTX: try_wait.parity names the current or the immediately preceding phase only, so
+     * phase p must be observed by a successful wait before phase p + 1 can complete, or a
+     * waiter still looking for p finds the parity of p + 2 and waits a lap too long. The
+     * reference sheet's form: at least one wait succeeds in each phase before any arrival
+     * of the next one. Phase 0 has no predecessor to observe. */
+    if (m->phase > 0 && m->waits_done_in_phase == 0)
+        rc = err_set(e, ERR_FINDING, "mbar_phase_unobserved",
+                     "%s on phase %u before any wait observed the completion of phase %u: a waiter for "
+                     "phase %u that comes later sees the parity of phase %u and waits a whole lap",
+                     mbar_op_name(ev->op), m->phase, m->phase - 1, m->phase - 1, m->phase + 1);
     if (ev->has_intended && ev->intended_phase != (int64_t)m->phase) {
         rc = err_set(e, ERR_FINDING, "mbar_arrival_early",
                      "%s meant for phase %lld landed on phase %u: the barrier completed phases without it "
@@ -153,10 +163,10 @@ int mbar_step(const mbar *in, const mbar_event *ev, mbar *out, mbar_result *r, e
                              "waiter for phase %lld uses parity %u (that of phase %lld): at barrier phase %lld the wait %s",
                              (long long)k, parity, (long long)k + 1, (long long)c,
                              res.wait_done ? "passes before its phase completed" : "blocks on a phase it did not mean");
-            } else if (res.wait_done) {
-                m.waits_done_in_phase++;
             }
         }
+        if (res.wait_done)
+            m.waits_done_in_phase++;
         break;
     }
     default:

@@ -6,7 +6,9 @@
  * reported as findings (ERR_FINDING) whose rule names the misuse:
  *   mbar_reinit_live, mbar_uninitialised, mbar_count_range, mbar_over_arrival,
  *   mbar_tx_range, mbar_nocomplete_completed, mbar_drop_below_zero,
- *   mbar_phase_aliasing, mbar_wrong_parity, mbar_arrival_early, mbar_tx_wrong_phase.
+ *   mbar_phase_aliasing, mbar_wrong_parity, mbar_arrival_early, mbar_tx_wrong_phase,
+ *   mbar_phase_unobserved (an arrival on phase p >= 1 before any successful wait saw
+ *   phase p - 1 complete: the reference sheet's "one wait per phase" rule).
  * The output state is still filled (as the hardware would plausibly continue), so a
  * simulator can keep going after reporting. */
 #ifndef TMASCOPE_MBAR_H

@@ -77,6 +77,7 @@ typedef struct warp {
     uint8_t copier, consumer_rank, is_consumer, blocked;
     uint32_t prod_j, cons_i, released;
     int64_t wait_start, op_start;
+    size_t wait_slot;            /* the wait's trace event, written when it starts (NO_SLOT: none) */
     int64_t wait_phase;
     uint32_t wait_parity, wait_iter;
     uint16_t wait_bar;
@@ -110,6 +111,14 @@ typedef struct sim {
     double stage_filled_ps;
     int64_t now;
     int trace_failed;
+    /* Trace events are appended in two streams: those stamped with the simulation clock
+     * (`now`, monotonic) go straight into the output and stay in time order; spans that
+     * start in the past (waits) or the near future (TMA issue after its issue cost) go to
+     * `late`, which is sorted alone and merged in from the back at the end. No copy of
+     * the whole trace is ever made. */
+    trace late;
+    int64_t main_last_ns;
+    int two_streams;
 } sim;
 
 static uint32_t full_bar(const sim *s, uint32_t stage)
@@ -122,12 +131,15 @@ static uint32_t empty_bar(const sim *s, uint32_t stage)
     return s->d->stages + stage;
 }
 
-static void emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t cta, uint8_t kind, uint32_t stage,
-                 uint32_t iter, uint32_t barrier, uint32_t phase, uint32_t bytes, uint8_t flags)
+#define NO_SLOT SIZE_MAX
+/* Appends one event; returns its index in the output trace (NO_SLOT when it went to the
+ * late stream or is not recorded), so that a wait's duration can be filled in later. */
+static size_t emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t cta, uint8_t kind, uint32_t stage,
+                   uint32_t iter, uint32_t barrier, uint32_t phase, uint32_t bytes, uint8_t flags)
 {
     s->r->trace_events++;
     if (!s->tr || s->trace_failed)
-        return;
+        return NO_SLOT;
     trace_event ev = {
         .t_ns = t_ps / 1000,
         .dur_ns = (uint32_t)(dur_ps > 0 ? (dur_ps + 999) / 1000 : 0),
@@ -144,8 +156,42 @@ static void emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t c
         .source = TRACE_SRC_SIM,
         .flags = flags,
     };
-    if (trace_push(s->tr, &ev, NULL) != ERR_OK)
+    trace *t = s->tr;
+    if (s->two_streams) {
+        if (t_ps != s->now || ev.t_ns < s->main_last_ns)
+            t = &s->late;
+        else
+            s->main_last_ns = ev.t_ns;
+    }
+    if (t->count < t->capacity)   /* the run reserves its estimate up front: no call per event */
+        t->events[t->count++] = ev;
+    else if (trace_push(t, &ev, NULL) != ERR_OK) {
         s->trace_failed = 1;
+        return NO_SLOT;
+    }
+    return t == s->tr ? t->count - 1 : NO_SLOT;
+}
+
+/* Sorts the late stream and merges it into the output from the back (in place); equal
+ * times are then put in key order by trace_sort, which sees a time-sorted trace. */
+static void merge_streams(sim *s)
+{
+    trace *t = s->tr, *late = &s->late;
+    trace_sort(late);
+    size_t m = t->count, k = late->count;
+    if (k && trace_reserve(t, m + k, NULL) != ERR_OK) {
+        s->trace_failed = 1;
+        return;
+    }
+    size_t out = m + k;
+    while (k) {
+        if (m && t->events[m - 1].t_ns > late->events[k - 1].t_ns)
+            t->events[--out] = t->events[--m];
+        else
+            t->events[--out] = late->events[--k];
+    }
+    t->count += late->count;
+    trace_sort(t);
 }
 
 static void note_finding(sim *s, const err_info *fe, uint32_t cta, const warp *w, uint32_t bar, uint32_t iter)
@@ -215,8 +261,24 @@ static int try_wait(sim *s, warp *w, uint32_t wi, uint32_t b, int64_t phase, uin
     w->wait_parity = parity;
     w->wait_iter = iter;
     s->waiters[(size_t)w->cta * s->nbar + b] |= 1ull << w->idx;
+    /* The wait span is written now, in time order, and its duration when it ends: a span
+     * emitted at its end would start in the past and need sorting. */
+    w->wait_slot = emit(s, s->now, 0, w, w->cta, TRACE_WAIT, b % s->d->stages, iter, b,
+                        (uint32_t)(phase < 0 ? 0 : phase), 0, b < s->d->stages ? TRACE_FLAG_FULL_BARRIER : 0);
     (void)wi;
     return 0;
+}
+
+/* Ends the wait's trace span at `end` (ps); `flags` adds to the span's flags. */
+static void close_wait_span(sim *s, warp *w, int64_t end, uint8_t flags)
+{
+    int64_t dur_ps = end - w->wait_start;
+    if (w->wait_slot != NO_SLOT && !s->trace_failed) {
+        trace_event *ev = &s->tr->events[w->wait_slot];
+        ev->dur_ns = (uint32_t)(dur_ps > 0 ? (dur_ps + 999) / 1000 : 0);
+        ev->flags |= flags;
+    }
+    w->wait_slot = NO_SLOT;
 }
 
 static void account_wait(sim *s, warp *w, int64_t end)
@@ -227,9 +289,7 @@ static void account_wait(sim *s, warp *w, int64_t end)
         rs->wait_full_ns += ns;
     else
         rs->wait_empty_ns += ns;
-    emit(s, w->wait_start, end - w->wait_start, w, w->cta, TRACE_WAIT, w->wait_bar % s->d->stages, w->wait_iter,
-         w->wait_bar, (uint32_t)(w->wait_phase < 0 ? 0 : w->wait_phase),
-         0, w->wait_bar < s->d->stages ? TRACE_FLAG_FULL_BARRIER : 0);
+    close_wait_span(s, w, end, 0);
 }
 
 static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
@@ -243,6 +303,9 @@ static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
         warp *w = &s->w[wi];
         mbar *m = &s->bar[(size_t)cta * s->nbar + b];
         if (((m->phase & 1u) != w->wait_parity)) {
+            /* the suspended try_wait returns true: the phase is observed */
+            mbar_event ok = {.op = MBAR_TEST_WAIT, .parity = w->wait_parity};
+            mbar_step(m, &ok, m, NULL, NULL);
             *mask &= ~(1ull << idx);
             w->blocked = 0;
             int64_t t = s->now + (int64_t)(s->p->wake_ns * 1000);
@@ -661,8 +724,17 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     }
     for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)
         s.stage_filled_since[st] = -1;
-    if (s.tr && d->ctas * (uint64_t)d->iterations * per < (1u << 26))
-        trace_reserve(s.tr, (size_t)(d->ctas * (uint64_t)d->iterations * per * 6), NULL);
+    trace_init(&s.late, TRACE_SRC_SIM);
+    if (s.tr) {
+        /* a trace that already holds events is merged by a full sort instead */
+        s.two_streams = s.tr->count == 0;
+        s.main_last_ns = INT64_MIN;
+        uint64_t estimate = d->ctas * (uint64_t)d->iterations * per * 5;
+        if (estimate < (1u << 28)) {
+            trace_reserve(s.tr, (size_t)estimate, NULL);
+            trace_reserve(&s.late, (size_t)(estimate / 3), NULL);
+        }
+    }
     if (s.tr) {
         snprintf(s.tr->name, sizeof s.tr->name, "%s", d->name);
         snprintf(s.tr->gpu, sizeof s.tr->gpu, "H100 SXM (sim)");
@@ -735,10 +807,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
         /* close open waits so the trace shows the hang */
         for (uint32_t wi = 0; wi < s.nw; wi++)
             if (s.w[wi].blocked) {
-                warp *w = &s.w[wi];
-                emit(&s, w->wait_start, end - w->wait_start, w, w->cta, TRACE_WAIT, w->wait_bar % d->stages,
-                     w->wait_iter, w->wait_bar, (uint32_t)(w->wait_phase < 0 ? 0 : w->wait_phase), 0,
-                     (w->wait_bar < d->stages ? TRACE_FLAG_FULL_BARRIER : 0) | TRACE_FLAG_TIMEOUT);
+                close_wait_span(&s, &s.w[wi], end, TRACE_FLAG_TIMEOUT);
             }
         explain_deadlock(&s);
     }
@@ -760,12 +829,15 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
         double rest = total - rs->busy_ns - rs->wait_full_ns - rs->wait_empty_ns;
         rs->other_ns = rest > 0 ? rest : 0;
     }
-    if (s.trace_failed)
-        rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
     if (s.tr) {
         s.tr->kernel_ns = r->kernel_ns;
-        trace_sort(s.tr);
+        if (s.two_streams && !s.trace_failed)
+            merge_streams(&s);
+        else
+            trace_sort(s.tr);
     }
+    if (s.trace_failed)
+        rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
 
     /* the bottleneck, in one sentence */
     const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
@@ -802,6 +874,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
                  100 * busy, 100 * wf, 100 * cons->wait_empty_ns / ctime);
     }
 out:
+    trace_free(&s.late);
     free(s.h.v);
     free(s.w);
     free(s.bar);
