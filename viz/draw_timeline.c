@@ -1,5 +1,7 @@
 #include "draw_timeline.h"
 
+#include "draw_bank.h"
+
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
@@ -513,6 +515,13 @@ static void draw_panel(cairo_t *cr, const view_session *s)
         y = panel_line(cr, s, y, 10, "selected");
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         for (int i = 0; i < n; i++) y = panel_line(cr, s, y, 9, lines[i]);
+        double bottom = g->height - g->strip_h - 20, room = bottom - y - (s->has_range ? 200 : 0);
+        if (s->has_bank) {
+            y = draw_bank_grid(cr, &s->bank, x + 8, y + 4, g->panel_w - 16, room > 120 ? room : 120);
+        } else if (s->bank_note[0]) {
+            cairo_set_source_rgb(cr, 0.5, 0.3, 0.1);
+            y = panel_line(cr, s, y + 4, 9, s->bank_note);
+        }
     }
     if (s->has_range) {
         y += 6;

@@ -143,10 +143,40 @@ int view_hit(const view_session *s, double x, double y, int *pane, size_t *lane,
 }
 
 /* ---- selection ---------------------------------------------------------------------- */
+/* The bank picture follows the selection: rebuilt whenever the selection or the shown
+ * instruction may have changed (cheap: one stage's reads of one warp). */
+static void sync_bank(view_session *s)
+{
+    s->has_bank = 0;
+    s->bank_note[0] = 0;
+    if (s->sel_event == UINT32_MAX) return;
+    const trace_event *e = &s->tr[s->sel_trace]->events[s->sel_event];
+    if (e->kind != TRACE_SMEM_READ) return;
+    if (!s->desc) {
+        snprintf(s->bank_note, sizeof s->bank_note, "bank picture: no pipeline description (tmaview --desc FILE)");
+        return;
+    }
+    err_info err = {0};
+    if (view_bank_build(s->desc, e, s->bank_instr, &s->bank, &err)) {
+        snprintf(s->bank_note, sizeof s->bank_note, "bank picture: %.30s: %.110s", err.rule, err.detail);
+        return;
+    }
+    s->bank_instr = s->bank.instr;
+    s->has_bank = 1;
+}
+
+void view_session_set_desc(view_session *s, const pipe_desc *d)
+{
+    s->desc = d;
+    sync_bank(s);
+}
+
 void view_session_select(view_session *s, int p, uint32_t ev)
 {
+    if (ev != s->sel_event || p != s->sel_trace) s->bank_instr = 0;
     s->sel_trace = p;
     s->sel_event = ev;
+    sync_bank(s);
     if (ev == UINT32_MAX) return;
     const trace_event *e = &s->tr[p]->events[ev];
     s->cursor = e->t_ns + s->offset[p];
@@ -261,9 +291,14 @@ void view_session_key(view_session *s, int key, int shift)
         s->has_range = 0;
         break;
     case 'q': s->quit = 1; break;
+    case '[':
+        if (s->bank_instr > 0) s->bank_instr--;
+        break;
+    case ']': s->bank_instr++; break;   /* sync_bank clamps it to the warp's last */
     default: break;
     }
     if (s->scroll_y < 0) s->scroll_y = 0;
+    sync_bank(s);
 }
 
 void view_session_wheel(view_session *s, double x, double y, double dy)
@@ -302,11 +337,13 @@ void view_session_button(view_session *s, double x, double y, int button, int do
         s->cursor = view_t(&s->port, x - s->g.tl_x);
         if (view_hit(s, x, y, &p, &lane, &tr, &ev)) {
             s->state_cta = view_lane_at(s->vt[p], lane)->cta;
+            if (ev != s->sel_event || p != s->sel_trace) s->bank_instr = 0;
             s->sel_trace = p;
             s->sel_event = ev;
         } else {
             s->sel_event = UINT32_MAX;
         }
+        sync_bank(s);
         return;
     }
     if (d == VIEW_DRAG_RANGE) {

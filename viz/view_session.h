@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "tdiff.h"
+#include "view_bank.h"
 #include "view_timeline.h"
 
 #ifdef __cplusplus
@@ -59,6 +60,12 @@ typedef struct view_session {
     int drag_moved;
     int quit;
     char status[160];
+    /* Appended: the bank picture of a selected shared-memory read (state panel). */
+    const pipe_desc *desc;      /* the description behind the traces; NULL: none known */
+    uint32_t bank_instr;        /* which of the read's per-warp instructions is shown ('[' ']') */
+    int has_bank;               /* bank is the picture of the current selection */
+    view_bank bank;
+    char bank_note[160];        /* why a selected read has no picture */
 } view_session;
 
 /* Takes the traces (1 or 2; they must outlive the session); fits the whole run. */
@@ -74,7 +81,11 @@ int view_lane_y(const view_session *s, int pane, size_t lane);
 /* Hit test: pane, lane, track and event under (x, y); returns 0 if none. */
 int view_hit(const view_session *s, double x, double y, int *pane, size_t *lane, view_track *track, uint32_t *event);
 
-/* Input. Keys are ASCII ('w','a','s','d','f','o','0',' ','+','-','n','N') or the
+/* The description behind the traces (must outlive the session; NULL: none): selecting a
+ * shared-memory read then shows its bank picture. */
+void view_session_set_desc(view_session *s, const pipe_desc *d);
+
+/* Input. Keys are ASCII ('w','a','s','d','f','o','0',' ','+','-','n','N','[',']') or the
  * VIEW_KEY_* values. */
 enum { VIEW_KEY_UP = 0x100, VIEW_KEY_DOWN, VIEW_KEY_ESCAPE, VIEW_KEY_PAGE_UP, VIEW_KEY_PAGE_DOWN };
 void view_session_key(view_session *s, int key, int shift);

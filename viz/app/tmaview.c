@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "desc.h"
 #include "draw_timeline.h"
 #include "tmaview_app.h"
 
@@ -18,6 +20,8 @@ static void usage(FILE *to)
             "  --range A:B       show display time A..B (ns; suffix us/ms allowed)\n"
             "  --size WxH        canvas size (default 1400x800)\n"
             "  --select QUERY    select the first event matching QUERY (kind=wait stage=1 iter=3 role=consumer)\n"
+            "  --desc FILE       the pipeline description (YAML) behind the traces: a selected smem_read\n"
+            "                    shows its bank picture (default: examples/NAME.yaml, NAME from the trace)\n"
             "  --script FILE     feed the window input events from FILE (one per line:\n"
             "                    key K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
             "                    search QUERY | wait FRAMES | screenshot PATH | quit)\n"
@@ -25,7 +29,8 @@ static void usage(FILE *to)
             "keys: wheel/w/s zoom at the cursor, drag or a/d pan, f fit selection, click select,\n"
             "      right-drag or shift-drag range statistics, / search, n/N next/previous hit,\n"
             "      o snap the other trace's match onto the selection, 0 reset offsets,\n"
-            "      space play, +/- play speed, up/down/pgup/pgdn scroll, esc clear, q quit\n"
+            "      space play, +/- play speed, up/down/pgup/pgdn scroll, [ ] previous/next read\n"
+            "      instruction in the bank picture, esc clear, q quit\n"
             "exit status: 0 ok, 2 bad input\n");
 }
 
@@ -44,10 +49,24 @@ static int parse_time(const char *s, int64_t *out)
     return 0;
 }
 
+/* examples/NAME.yaml for a trace whose header names the description NAME; the name
+ * comes from a file, so only plain names are tried. Returns 1 when the file exists. */
+static int default_desc(const char *name, char *buf, size_t cap)
+{
+    if (!name[0] || strstr(name, "..")) return 0;
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+              *c == '-' || *c == '.'))
+            return 0;
+    snprintf(buf, cap, "examples/%s.yaml", name);
+    return access(buf, R_OK) == 0;
+}
+
 int main(int argc, char **argv)
 {
     tmaview_opts o = {.width = 1400, .height = 800};
     const char *paths[2] = {NULL, NULL};
+    const char *desc_path = NULL;
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -56,7 +75,8 @@ int main(int argc, char **argv)
             return 0;
         }
         int takes = !strcmp(a, "--render") || !strcmp(a, "--range") || !strcmp(a, "--size") ||
-                    !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select");
+                    !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select") ||
+                    !strcmp(a, "--desc");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "tmaview: %s: missing value\n", a);
             return 2;
@@ -65,6 +85,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--script")) o.script = argv[++i];
         else if (!strcmp(a, "--screenshot")) o.screenshot = argv[++i];
         else if (!strcmp(a, "--select")) o.select = argv[++i];
+        else if (!strcmp(a, "--desc")) desc_path = argv[++i];
         else if (!strcmp(a, "--size")) {
             const char *v = argv[++i];
             if (sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240 || o.width > 16384 ||
@@ -88,7 +109,7 @@ int main(int argc, char **argv)
             }
             o.has_range = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --size --select --script --screenshot --help\n", a);
+            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --size --select --desc --script --screenshot --help\n", a);
             return 2;
         } else if (npaths < 2) {
             paths[npaths++] = a;
@@ -114,6 +135,26 @@ int main(int argc, char **argv)
         if (t[p].truncated)
             fprintf(stderr, "tmaview: %s: truncated file, showing the %zu intact events\n", paths[p], t[p].count);
     }
+    static pipe_desc desc;
+    int have_desc = 0;
+    if (desc_path) {
+        err_info e = {0};
+        if (desc_load(desc_path, &desc, &e)) {
+            fprintf(stderr, "tmaview: --desc: %s\n", e.detail[0] ? e.detail : e.rule);
+            for (int q = 0; q < npaths; q++) trace_free(&t[q]);
+            return 2;
+        }
+        have_desc = 1;
+    } else {
+        char guess[160];
+        if (default_desc(t[0].name, guess, sizeof guess)) {
+            err_info e = {0};
+            if (desc_load(guess, &desc, &e))
+                fprintf(stderr, "tmaview: %s: %s (no bank pictures; pass --desc FILE)\n", guess, e.detail[0] ? e.detail : e.rule);
+            else
+                have_desc = 1;
+        }
+    }
     view_session *s = calloc(1, sizeof *s);
     err_info e = {0};
     int rc = 0;
@@ -121,6 +162,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "tmaview: %s: %s\n", s ? e.rule : "memory", s ? e.detail : "out of memory");
         rc = 2;
     } else {
+        if (have_desc) view_session_set_desc(s, &desc);
         if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
         if (o.select && view_session_search(s, o.select, &e)) {
             fprintf(stderr, "tmaview: --select: %s: %s\n", e.rule, e.detail);
