@@ -8,11 +8,47 @@
 
 #include "desc.h"
 
+/* Where each given field sits, so that errors found after parsing (pipe_desc_derive checks
+ * the shape as a whole) still name the line. */
+#define CTX_MAX_LINES 96
+typedef struct field_line {
+    char path[48];
+    unsigned long line;
+} field_line;
+
 typedef struct ctx {
     yaml_document_t *doc;
     const char *file;
     err_info *e;
+    field_line lines[CTX_MAX_LINES];
+    unsigned nlines;
 } ctx;
+
+static void note_line(ctx *c, const char *where, const char *key, const yaml_node_t *n)
+{
+    if (c->nlines == CTX_MAX_LINES || !n)
+        return;
+    field_line *f = &c->lines[c->nlines++];
+    snprintf(f->path, sizeof f->path, "%s%s%s", where, *where && *key ? "." : "", key);
+    f->line = (unsigned long)n->start_mark.line + 1;
+}
+
+/* The line of `path` or, when the description left it out, of its nearest given parent;
+ * 0 when neither was given. */
+static unsigned long line_of(const ctx *c, const char *path)
+{
+    char want[64];
+    snprintf(want, sizeof want, "%s", path);
+    for (;;) {
+        for (unsigned i = 0; i < c->nlines; i++)
+            if (!strcmp(c->lines[i].path, want))
+                return c->lines[i].line;
+        char *dot = strrchr(want, '.');
+        if (!dot)
+            return 0;
+        *dot = 0;
+    }
+}
 
 static int fail(ctx *c, const yaml_node_t *n, const char *field, const char *fmt, const char *a, const char *b)
 {
@@ -99,6 +135,7 @@ static int each_field(ctx *c, yaml_node_t *map, const char *where, const char *a
             snprintf(field, sizeof field, "%s%s%s", where, *where ? "." : "", key ? key : "?");
             return fail(c, k, field, "unknown key (allowed: %s)", allowed, NULL);
         }
+        note_line(c, where, key, k);
         int rc = fn(c, key, v, user);
         if (rc)
             return rc;
@@ -314,6 +351,9 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
             return fail(c, v, "tensors", "expected a list of tensor maps", NULL, NULL);
         for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
             yaml_node_t *tn = yaml_document_get_node(c->doc, *it);
+            char item[24];
+            snprintf(item, sizeof item, "tensors[%u]", d->ntensors);
+            note_line(c, "", item, tn);
             if (d->ntensors == DESC_MAX_TENSORS)
                 return fail(c, tn, "tensors", "more than 4 tensor maps", NULL, NULL);
             desc_tensor *t = &d->tensors[d->ntensors];
@@ -347,6 +387,37 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
         }
     }
     return ERR_OK;
+}
+
+/* pipe_desc_derive names the file and the field ("FILE: field 'x.y': ..."); insert the
+ * line of the field (or of the tensor it is about) so every error reads FILE:LINE. */
+static void add_line_to_shape_error(const ctx *c, err_info *e)
+{
+    size_t flen = strlen(c->file);
+    if (strncmp(e->detail, c->file, flen) != 0 || e->detail[flen] != ':' || e->detail[flen + 1] != ' ')
+        return;
+    unsigned long line = 0;
+    const char *item = strstr(e->detail, "'tensors[");
+    if (item) {
+        char path[24];
+        unsigned idx = 0;
+        if (sscanf(item, "'tensors[%u]", &idx) == 1) {
+            snprintf(path, sizeof path, "tensors[%u]", idx);
+            line = line_of(c, path);
+        }
+    }
+    if (!line)
+        line = line_of(c, e->rule);
+    if (!line)
+        line = 1;   /* a field the description left to its default: the document itself */
+    char num[24];
+    int nlen = snprintf(num, sizeof num, ":%lu", line);
+    size_t cap = sizeof e->detail, len = strlen(e->detail);
+    if (len + (size_t)nlen >= cap)   /* keep the line number; drop the tail of the text */
+        len = cap - 1 - (size_t)nlen;
+    memmove(e->detail + flen + nlen, e->detail + flen, len - flen);
+    memcpy(e->detail + flen, num, (size_t)nlen);
+    e->detail[len + (size_t)nlen] = 0;
 }
 
 int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_desc *out, err_info *e)
@@ -397,8 +468,8 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
     }
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
-    if (!rc)
-        rc = pipe_desc_derive(out, e);
+    if (!rc && (rc = pipe_desc_derive(out, e)) == ERR_BAD_INPUT && e)
+        add_line_to_shape_error(&c, e);
     return rc;
 }
 

@@ -132,3 +132,21 @@ Test(desc, shared_memory_budget)
     cr_assert_eq(parse(text, &d, &e), ERR_BAD_INPUT);
     cr_assert(strstr(e.detail, "227"), "%s", e.detail);
 }
+
+Test(desc, shape_errors_found_after_parsing_still_name_the_line)
+{
+    char text[2048];
+    /* line 4 is "stages: 4"; release_lag must stay below the stage count */
+    snprintf(text, sizeof text, "%sconsumer:\n  release_lag: 4\n", base);
+    expect_bad(text, "t.yaml:13:", "consumer.release_lag");
+    /* 3 CTAs cannot form clusters of 2: the error points at the cluster size (line 14) */
+    snprintf(text, sizeof text, "%sgrid: {ctas: 3}\ncluster:\n  size: 2\n", base);
+    expect_bad(text, "t.yaml:14:", "cluster.size");
+    /* the second tensor (line 12) has a 12-byte inner box */
+    snprintf(text, sizeof text, "%s  - {dims: [64, 64], box: [6, 64]}\n", base);
+    expect_bad(text, "t.yaml:12:", "tensors[1]");
+    /* the 227 KB budget is about the stage count (line 4) */
+    expect_bad("name: t\nwarps: {producer: 1, consumer: 2}\niterations: 8\nstages: 8\n"
+               "tensors:\n  - {dims: [4096, 4096], box: [64, 256], swizzle: 128b}\n",
+               "t.yaml:4:", "stages");
+}
