@@ -85,6 +85,97 @@ static int32_t align_c0(int32_t c0, tm_dtype t)
 /* Inner box elements for a row of `bytes` bytes of type t. */
 static uint32_t elems(tm_dtype t, uint32_t bytes) { return bytes * 8 / dtype_bits[t]; }
 
+/* One interleaved case with explicit strides (bytes, rank-1 of them). */
+static void il_add(gen *g, int store, tm_dtype dt, tm_interleave il, tm_swizzle sw, uint32_t rank, const uint64_t *dims,
+                   const uint64_t *strides, const uint32_t *box, const uint32_t *es, const int32_t *c, uint32_t off,
+                   tm_oob_fill oob)
+{
+    tm_desc d = mkdesc(dt, rank, dims, box, es, sw, il, 0);
+    for (uint32_t i = 0; i + 1 < rank; i++)
+        d.strides[i] = strides[i];
+    d.oob_fill = oob;
+    add(g, "interleave_probe", store, &d, c, off, 0);
+}
+
+static void il_cases(gen *g)
+{
+    const tm_interleave I16 = TM_INTERLEAVE_16B, I32 = TM_INTERLEAVE_32B;
+    const tm_swizzle S0 = TM_SWIZZLE_NONE, S32 = TM_SWIZZLE_32B, S64 = TM_SWIZZLE_64B, S128 = TM_SWIZZLE_128B;
+    const tm_oob_fill Z = TM_OOB_FILL_NONE, NAN_ = TM_OOB_FILL_NAN;
+    const tm_dtype U8 = TM_DTYPE_U8, F16 = TM_DTYPE_F16, F32 = TM_DTYPE_F32, F64 = TM_DTYPE_F64;
+    const uint32_t es1[5] = {1, 1, 1, 1, 1};
+#define IL(store, dt, il, sw, rank, oob, off, DIMS, STRIDES, BOX, ES, C)                                                   \
+    do {                                                                                                               \
+        const uint64_t dims_[5] = DIMS, strides_[4] = STRIDES;                                                         \
+        const uint32_t box_[5] = BOX, es_[5] = ES;                                                                     \
+        const int32_t c_[5] = C;                                                                                       \
+        il_add(g, store, dt, il, sw, rank, dims_, strides_, box_, es_, c_, off, oob);                                  \
+    } while (0)
+#define A(...) {__VA_ARGS__}
+    (void)es1;
+    /* granules per row and their distance: box[0], dims[0] and strides[0] apart from the granule */
+    IL(0, U8, I16, S0, 3, Z, 1024, A(16, 8, 4), A(16, 128), A(16, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, U8, I16, S0, 3, Z, 2048, A(16, 8, 4), A(64, 512), A(16, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, U8, I16, S0, 3, Z, 3072, A(32, 8, 4), A(32, 256), A(32, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, F16, I16, S0, 3, Z, 4096, A(16, 8, 4), A(32, 256), A(16, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, F16, I16, S0, 3, Z, 5120, A(8, 8, 4), A(16, 128), A(8, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, U8, I16, S0, 3, Z, 6144, A(64, 4, 4), A(64, 256), A(48, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, F32, I16, S0, 3, Z, 8192, A(4, 8, 4), A(16, 128), A(4, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, F64, I16, S0, 3, Z, 9216, A(2, 8, 4), A(16, 128), A(2, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, U8, I32, S32, 3, Z, 10240, A(32, 8, 4), A(32, 256), A(32, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, U8, I32, S32, 3, Z, 12288, A(64, 8, 4), A(64, 512), A(64, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, F16, I32, S32, 3, Z, 16384, A(16, 8, 4), A(64, 512), A(16, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    /* bounds of dimension 0, coords[0], elementStrides[0] */
+    IL(0, U8, I16, S0, 3, Z, 1024, A(8, 8, 4), A(16, 128), A(16, 1, 1), A(1, 1, 1), A(0, 0, 0));
+    IL(0, U8, I16, S0, 3, Z, 2048, A(20, 8, 4), A(32, 256), A(16, 1, 1), A(1, 1, 1), A(16, 0, 0));
+    IL(0, U8, I16, S0, 3, Z, 3072, A(64, 8, 4), A(64, 512), A(16, 1, 1), A(1, 1, 1), A(-16, 1, 0));
+    IL(0, U8, I16, S0, 3, Z, 4096, A(16, 8, 4), A(16, 128), A(16, 1, 1), A(1, 1, 1), A(8, 1, 1));
+    IL(0, U8, I16, S0, 3, Z, 5120, A(16, 8, 4), A(16, 128), A(16, 1, 1), A(2, 1, 1), A(0, 1, 1));
+    IL(0, F16, I16, S0, 3, Z, 6144, A(8, 8, 4), A(16, 128), A(8, 1, 1), A(4, 1, 1), A(0, 1, 1));
+    IL(0, U8, I16, S0, 3, Z, 7168, A(48, 8, 4), A(48, 384), A(16, 1, 1), A(1, 1, 1), A(32, 2, 1));
+    /* the dimension rank-2: traversed or not, its coordinate, its bounds */
+    IL(0, U8, I16, S0, 3, Z, 1024, A(16, 8, 6), A(16, 128), A(16, 4, 1), A(1, 1, 1), A(0, 1, 1));
+    IL(0, U8, I16, S0, 3, Z, 2048, A(16, 8, 6), A(16, 128), A(16, 4, 1), A(1, 2, 1), A(0, 1, 1));
+    IL(0, F16, I16, S0, 3, Z, 3072, A(16, 8, 6), A(32, 256), A(16, 1, 3), A(1, 1, 1), A(0, 2, 1));
+    IL(0, U8, I16, S0, 4, Z, 5120, A(16, 8, 6, 3), A(16, 128, 768), A(16, 1, 3, 1), A(1, 1, 1, 1), A(0, 2, 1, 1));
+    IL(0, U8, I16, S0, 4, Z, 6144, A(16, 8, 6, 3), A(16, 128, 768), A(16, 2, 1, 3), A(1, 1, 1, 1), A(0, 2, 1, 0));
+    IL(0, U8, I16, S0, 5, Z, 8192, A(16, 4, 4, 4, 2), A(16, 64, 256, 1024), A(16, 1, 1, 3, 1), A(1, 1, 1, 1, 1),
+       A(0, 1, 1, 1, 0));
+    IL(0, U8, I16, S0, 5, Z, 10240, A(16, 4, 4, 4, 2), A(16, 64, 256, 1024), A(16, 2, 2, 1, 2), A(1, 1, 1, 1, 1),
+       A(0, 1, 1, 2, 0));
+    IL(0, U8, I16, S0, 3, Z, 14336, A(16, 8, 6), A(16, 128), A(16, 1, 2), A(1, 1, 1), A(0, 8, 1));
+    IL(0, U8, I16, S0, 3, Z, 15360, A(16, 8, 6), A(16, 128), A(16, 1, 2), A(1, 1, 1), A(0, -1, 1));
+    IL(0, U8, I16, S0, 3, Z, 16384, A(16, 8, 6), A(16, 128), A(16, 1, 2), A(1, 1, 1), A(0, 3, 5));
+    IL(0, U8, I16, S0, 3, Z, 17408, A(16, 8, 6), A(16, 128), A(16, 2, 3), A(1, 1, 2), A(0, 1, 1));
+    IL(0, U8, I16, S0, 3, Z, 18432, A(16, 8, 6), A(16, 128), A(16, 1, 1), A(1, 1, 1), A(0, 7, 5));
+    IL(0, U8, I16, S0, 4, Z, 19456, A(16, 8, 6, 3), A(16, 128, 768), A(16, 2, 2, 2), A(1, 1, 1, 1), A(0, 7, 6, 2));
+    /* swizzles on top, destinations 128-aligned inside a 1024-byte block */
+    IL(0, U8, I16, S32, 3, Z, 1024 + 128, A(16, 8, 4), A(16, 128), A(16, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, U8, I16, S64, 3, Z, 4096 + 384, A(16, 8, 4), A(16, 128), A(16, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, U8, I16, S128, 3, Z, 8192 + 640, A(16, 8, 4), A(16, 128), A(16, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, F16, I16, S128, 3, Z, 12288 + 384, A(8, 8, 4), A(16, 128), A(8, 3, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, U8, I32, S0, 3, Z, 16384, A(32, 8, 4), A(32, 256), A(32, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, U8, I32, S64, 3, Z, 24576 + 256, A(32, 8, 4), A(32, 256), A(32, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, U8, I32, S128, 3, Z, 32768 + 128, A(32, 8, 4), A(32, 256), A(32, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, F64, I16, S128, 3, Z, 40960 + 256, A(2, 8, 4), A(16, 128), A(2, 3, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(0, F64, I16, S32, 3, Z, 41984, A(2, 8, 4), A(16, 128), A(2, 3, 2), A(1, 1, 1), A(0, 1, 1));
+    /* out-of-bounds fill */
+    IL(0, F16, I16, S0, 3, NAN_, 1024, A(8, 8, 4), A(16, 128), A(8, 2, 2), A(1, 1, 1), A(0, 7, 3));
+    IL(0, F32, I16, S32, 3, NAN_, 2048, A(4, 8, 4), A(16, 128), A(4, 2, 2), A(1, 1, 1), A(0, -1, 3));
+    IL(0, F16, I16, S0, 3, NAN_, 3072, A(8, 8, 4), A(16, 128), A(16, 1, 1), A(1, 1, 1), A(0, 1, 1));
+    /* stores */
+    IL(1, F16, I16, S0, 3, Z, 1024, A(8, 8, 4), A(16, 128), A(8, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(1, U8, I16, S0, 3, Z, 2048, A(16, 8, 6), A(16, 128), A(16, 2, 2), A(1, 1, 1), A(0, 7, 5));
+    IL(1, U8, I16, S0, 3, Z, 3072, A(16, 8, 4), A(64, 512), A(16, 1, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(1, U8, I32, S32, 3, Z, 4096, A(32, 8, 4), A(32, 256), A(32, 2, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(1, F16, I16, S0, 3, Z, 6144, A(16, 8, 4), A(32, 256), A(16, 1, 2), A(1, 1, 1), A(0, 1, 1));
+    IL(1, U8, I16, S0, 3, Z, 8192, A(8, 8, 4), A(16, 128), A(16, 1, 1), A(1, 1, 1), A(0, 1, 1));
+    IL(1, U8, I16, S0, 4, Z, 10240, A(16, 8, 6, 3), A(16, 128, 768), A(16, 2, 3, 2), A(1, 1, 1, 1), A(0, 1, 1, 0));
+    IL(1, U8, I16, S64, 3, Z, 12288 + 256, A(16, 8, 4), A(16, 128), A(16, 2, 2), A(1, 1, 1), A(0, 1, 1));
+#undef A
+#undef IL
+}
+
 uint32_t hw_corpus_layout(hw_layout_case *out, uint32_t max)
 {
     gen g = {out, 0, max};
@@ -310,6 +401,16 @@ uint32_t hw_corpus_layout(hw_layout_case *out, uint32_t max)
         uint32_t off = sw ? 1024 * rn(32) + 128 * rn(8) : (g.n % 10 == 9 ? 16 * rn(2048) : 128 * rn(256));
         add(&g, "random", rn(5) == 0, &d, c, off, 16 * rn(4));
     }
+
+    /* Interleave probes, appended after the 600 cases above so that their ids stay put.
+     * The first recording (loads 373-401, stores 382 392 402) always had
+     * boxDim[0] * element size = dims[0] * element size = globalStrides[0] = the
+     * interleave granule and coords[0] = 0, which leaves open: how many granules a row
+     * holds and how far apart they are in global memory, what coords[0] counts, the
+     * bounds of dimension 0, elementStrides[0], the dimension rank-2 that no recorded
+     * copy traversed, OOB and NaN fill, swizzles on top, 32B interleave with other
+     * swizzles, and stores. One case per question (hw/README.md, rule 8). */
+    il_cases(&g);
     return g.n;
 }
 

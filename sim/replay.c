@@ -125,8 +125,9 @@ static int check_load(const replay_layout_obs *o, const tm_plan *p, char *detail
     uint64_t extent = 0;
     int rc = REPLAY_AGREE;
     err_info e;
-    /* global tensor content: bytes up to the last element the map can address */
-    extent = (p->desc.dims[0] * tm_dtype_get(p->desc.dtype)->bits + 7) / 8;
+    /* global tensor content: bytes up to the last element the map can address (an
+     * interleaved map's dimension-0 element is a whole granule: p->elem_bits) */
+    extent = (p->desc.dims[0] * p->elem_bits + 7) / 8;
     for (uint32_t i = 1; i < p->desc.rank && i < TM_MAX_RANK; i++)
         extent += (p->desc.dims[i] - 1) * p->desc.strides[i - 1];
     uint8_t *g = malloc(extent ? extent : 1);
@@ -184,7 +185,7 @@ static int check_store(const replay_layout_obs *o, const tm_plan *p, char *detai
     const uint32_t off = o->smem_address - o->smem_base;
     int rc = REPLAY_AGREE;
     err_info e;
-    uint64_t extent = (p->desc.dims[0] * tm_dtype_get(p->desc.dtype)->bits + 7) / 8;
+    uint64_t extent = (p->desc.dims[0] * p->elem_bits + 7) / 8;
     for (uint32_t i = 1; i < p->desc.rank && i < TM_MAX_RANK; i++)
         extent += (p->desc.dims[i] - 1) * p->desc.strides[i - 1];
     /* model global image over [lo, hi) relative to the tensor */

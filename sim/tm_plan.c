@@ -58,6 +58,21 @@ static uint32_t swizzle_span(tm_swizzle s)
 
 /* ---- element geometry inside one row -------------------------------------------- */
 
+/* Interleaved maps move whole granules: the "element" of dimension 0 is the 16- or
+ * 32-byte interleave granule, whatever the data type (tm_plan.c top comment, rule I1).
+ * 0 without interleave. */
+static uint32_t interleave_granule(const tm_desc *d)
+{
+    return d->interleave == TM_INTERLEAVE_16B ? 16u : d->interleave == TM_INTERLEAVE_32B ? 32u : 0u;
+}
+
+/* The dimension an interleaved copy does not traverse (rule I2): rank - 2. */
+static int collapsed_dim(const tm_desc *d, uint32_t i)
+{
+    return d->interleave != TM_INTERLEAVE_NONE && d->rank >= 3 && i == d->rank - 2;
+}
+
+
 /* Packed types: 16 values form a group stored in group_bytes of shared memory; the
  * data of a group is 16 * bits / 8 bytes (8 or 12), the rest is a gap. */
 static uint32_t packed_group_bytes(tm_dtype t)
@@ -80,6 +95,9 @@ static inline uint32_t row_position(const tm_plan *p, uint32_t i0, uint32_t *bit
 static uint32_t row_data_bytes(const tm_desc *d, uint32_t loaded0)
 {
     const tm_dtype_info *ti = tm_dtype_get(d->dtype);
+    uint32_t unit = interleave_granule(d);
+    if (unit)
+        return loaded0 * unit;
     if (!ti->is_packed)
         return loaded0 * (ti->bits / 8);
     return (loaded0 + 15) / 16 * packed_group_bytes(d->dtype);
@@ -87,14 +105,15 @@ static uint32_t row_data_bytes(const tm_desc *d, uint32_t loaded0)
 
 static uint32_t round_up(uint32_t v, uint32_t m) { return m ? (v + m - 1) / m * m : v; }
 
-/* UNCONFIRMED for interleave: each row rounded up to the interleave granule (the
- * NC/8HWC8 "C8" chunk of 16 bytes, or 32 bytes), then to the swizzle span. */
+/* Without interleave a row narrower than the swizzle span still occupies a whole span
+ * (measured, see the top comment). Interleaved rows are packed densely whatever the
+ * swizzle: loads 638 (f64 16B, 2 granules = 32-byte rows, swizzle 128B: two rows in
+ * 64 bytes, the second at +32 before the swizzle) and 639 (the same under 32B). */
 static uint32_t row_pitch_for(const tm_desc *d, uint32_t row_bytes)
 {
     uint32_t pitch = row_bytes;
-    if (d->interleave == TM_INTERLEAVE_16B) pitch = round_up(pitch, 16);
-    if (d->interleave == TM_INTERLEAVE_32B) pitch = round_up(pitch, 32);
-    if (d->swizzle != TM_SWIZZLE_NONE) pitch = round_up(pitch, swizzle_span(d->swizzle));
+    if (d->interleave == TM_INTERLEAVE_NONE && d->swizzle != TM_SWIZZLE_NONE)
+        pitch = round_up(pitch, swizzle_span(d->swizzle));
     return pitch;
 }
 
@@ -128,7 +147,10 @@ static int copy_runs_on_h100(const tm_desc *d, const tm_copy *c, err_info *e)
     if (c->smem_address % 128)
         return err_set(e, ERR_FINDING, "smem_address_aligned_128", "smem address = 0x%x (must be 128-byte aligned)",
                        c->smem_address);
-    int64_t c0_bits = (int64_t)c->coords[0] * tm_dtype_get(d->dtype)->bits;
+    /* with interleave coords[0] counts granules (rule I1), always whole 16-byte units:
+     * load 614 (u8 16B, coords[0] = 8 = 8 granules) runs */
+    uint32_t unit_bits = interleave_granule(d) ? 8 * interleave_granule(d) : tm_dtype_get(d->dtype)->bits;
+    int64_t c0_bits = (int64_t)c->coords[0] * unit_bits;
     if (c0_bits % 128)
         return err_set(e, ERR_FINDING, "coord0_bytes_aligned_16", "coords[0] = %d of %s = %lld bits (must be a multiple of 16 bytes)",
                        c->coords[0], tm_dtype_get(d->dtype)->name, (long long)c0_bits);
@@ -158,7 +180,7 @@ int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
     if (!p->desc.sm_version) p->desc.sm_version = 90;
     p->copy = *c;
     const tm_dtype_info *ti = tm_dtype_get(d->dtype);
-    p->elem_bits = ti->bits;
+    p->elem_bits = interleave_granule(d) ? 8 * interleave_granule(d) : ti->bits;
 
     uint64_t elements = 1, rows = 1;
     for (uint32_t i = 0; i < TM_MAX_RANK; i++) {
@@ -172,6 +194,10 @@ int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
             es = 1; /* "the first element of this array is ignored" (cuda.h) */
         p->step[i] = es;
         p->loaded[i] = (d->box[i] + es - 1) / es;
+        if (collapsed_dim(d, i)) {
+            p->step[i] = 1; /* rule I2: only coords[rank-2] itself is copied */
+            p->loaded[i] = 1;
+        }
         elements *= p->loaded[i];
         if (i >= 1) {
             p->row_mul[i] = (uint32_t)rows;
@@ -183,7 +209,7 @@ int tm_plan_copy(const tm_desc *d, const tm_copy *c, tm_plan *p, err_info *e)
     p->elements = elements;
     p->rows = (uint32_t)rows;
 
-    p->gstride[0] = ti->bits >= 8 ? ti->bits / 8 : 0; /* packed: bit arithmetic instead */
+    p->gstride[0] = p->elem_bits >= 8 ? p->elem_bits / 8 : 0; /* packed: bit arithmetic instead */
     for (uint32_t i = 1; i < d->rank; i++)
         p->gstride[i] = d->strides[i - 1];
 
@@ -442,6 +468,28 @@ static uint64_t packed_global_bit(const tm_plan *p, const tm_element *el)
     return (uint64_t)(bytes * 8 + el->coord[0] * (int64_t)p->elem_bits);
 }
 
+/* n bytes (at most one 16-byte chunk) between shared offset s (from footprint_start)
+ * and global offset g. */
+static void move_bytes(move_ctx *m, uint32_t s, uint64_t g, uint32_t n, int oob)
+{
+    if (m->store) {
+        memcpy(m->global + g, m->smem_in + s, n);
+    } else if (oob) {
+        for (uint32_t k = 0; k < n; k++) /* little-endian; a granule repeats the pattern */
+            m->smem[s + k] = (uint8_t)(m->nan >> (8 * (k % 8)));
+    } else if (m->tf32) {
+        /* every f32 of the piece (an interleave granule holds several: UNCONFIRMED) */
+        for (uint32_t w = 0; w + 4 <= n; w += 4) {
+            const uint8_t *src = m->global_in + g + w;
+            uint32_t v = f32_to_tf32((uint32_t)src[0] | (uint32_t)src[1] << 8 | (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24);
+            for (uint32_t k = 0; k < 4; k++)
+                m->smem[s + w + k] = (uint8_t)(v >> (8 * k));
+        }
+    } else {
+        memcpy(m->smem + s, m->global_in + g, n);
+    }
+}
+
 static int move_one(const tm_element *el, void *user)
 {
     move_ctx *m = user;
@@ -466,18 +514,17 @@ static int move_one(const tm_element *el, void *user)
     if (reads_global && (el->global_offset > m->global_size || m->global_size - el->global_offset < n))
         return err_set(m->e, ERR_BAD_INPUT, "global_buffer_size", "element at global offset %llu + %u past %llu bytes",
                        (unsigned long long)el->global_offset, n, (unsigned long long)m->global_size);
-    if (m->store) {
-        memcpy(m->global + el->global_offset, m->smem_in + s, n);
-    } else if (el->oob) {
-        for (uint32_t k = 0; k < n; k++) /* little-endian */
-            m->smem[s + k] = (uint8_t)(m->nan >> (8 * k));
-    } else if (m->tf32) {
-        const uint8_t *g = m->global_in + el->global_offset;
-        uint32_t v = f32_to_tf32((uint32_t)g[0] | (uint32_t)g[1] << 8 | (uint32_t)g[2] << 16 | (uint32_t)g[3] << 24);
-        for (uint32_t k = 0; k < 4; k++)
-            m->smem[s + k] = (uint8_t)(v >> (8 * k));
-    } else {
-        memcpy(m->smem + s, m->global_in + el->global_offset, n);
+    if (n <= 16) {
+        move_bytes(m, s, el->global_offset, n, el->oob);
+        return 0;
+    }
+    /* A 32-byte interleave granule covers two 16-byte chunks, and the swizzle moves each
+     * chunk on its own (loads 375 378 381 384: under swizzle 32B the two halves of a
+     * granule swap places on odd 128-byte lines). */
+    uint32_t linear = tm_swizzle_address(p->desc.swizzle, el->smem_address);
+    for (uint32_t off = 0; off < n; off += 16) {
+        uint32_t a = tm_swizzle_address(p->desc.swizzle, linear + off);
+        move_bytes(m, a - p->footprint_start, el->global_offset + off, n - off < 16 ? n - off : 16, el->oob);
     }
     return 0;
 }
