@@ -55,6 +55,17 @@ static void setup(void)
     free(buf);
     trace_free(&t);
     write_supp();
+    /* descriptions that fit the trace (1 producer, 2 consumers, 2 stages, 16384 bytes
+     * per read = one 64x128 f16 box): each consumer lane reads 16 bytes down a column */
+    const char *swz[2] = {"none", "128b"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/%s.yaml", dir, swz[k]);
+        f = fopen(p, "w");
+        fprintf(f, "name: t\nmode: warp_specialized\nwarps: {producer: 1, consumer: 2}\nstages: 2\niterations: 64\n"
+                   "tensors:\n  - name: A\n    dtype: f16\n    dims: [4096, 4096]\n    box: [64, 128]\n    swizzle: %s\n"
+                   "consumer:\n  reads: {tensor: 0, pattern: cols, bytes_per_lane: 16, warps: 1}\n", swz[k]);
+        fclose(f);
+    }
 }
 
 /* Leak reports of the libraries below us (fontconfig's caches, dbus, the X11 modules
@@ -300,4 +311,95 @@ Test(tmaview, play_mode_moves_the_cursor_under_xvfb)
     }
     cr_expect(found >= 184 && found <= 190, "cursor line at x=%d, expected ~187", found);
     cairo_surface_destroy(m.s);
+}
+
+/* ---- the bank picture of a selected shared-memory read ---------------------------- */
+/* Contract colours (draw_bank.h): a bank serving one word per wavefront, a conflicted bank. */
+enum { OKR = 40, OKG = 150, OKB = 90, CFR = 200, CFG = 30, CFB = 110 };
+
+static int near(const img *m, int x, int y, int r0, int g0, int b0)
+{
+    int r, g, b;
+    px(m, x, y, &r, &g, &b);
+    return abs(r - r0) + abs(g - g0) + abs(b - b0) < 30;
+}
+
+typedef struct box { int x0, y0, x1, y1, n; } box;
+
+static box bbox(const img *m, int x0, int y0, int x1, int y1, int r0, int g0, int b0)
+{
+    box bx = {x1, y1, -1, -1, 0};
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            if (near(m, x, y, r0, g0, b0)) {
+                bx.n++;
+                if (x < bx.x0) bx.x0 = x;
+                if (y < bx.y0) bx.y0 = y;
+                if (x > bx.x1) bx.x1 = x;
+                if (y > bx.y1) bx.y1 = y;
+            }
+    return bx;
+}
+
+/* Separate runs of the colour down column x: the grid rows (wavefronts). */
+static int runs(const img *m, int x, int y0, int y1, int r0, int g0, int b0)
+{
+    int n = 0, in = 0;
+    for (int y = y0; y <= y1; y++) {
+        int c = near(m, x, y, r0, g0, b0);
+        n += c && !in;
+        in = c;
+    }
+    return n;
+}
+
+/* Hand-derived (see tests/test_view_bank.c): without a swizzle lane l of the first
+ * column read sits at row l, bytes 0-15: all 32 lanes on banks 0-3, one wavefront
+ * each (32 rows in banks 0-3 of 32, all conflicted). With SWIZZLE_128B each quarter
+ * warp covers all 32 banks once: 4 conflict-free rows across the whole grid. The grid
+ * is 32 banks across the panel less 8-px margins (284 px at 1000 px: panel 300 px). */
+Test(tmaview, bank_picture_of_a_selected_read_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/bank.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "screenshot nosel.png\nsearch kind=smem_read iter=3 role=consumer\nmove 5 5\nscreenshot bank.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x800 --desc none.yaml "
+                "--script bank.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "tmaview failed: %s", out);
+    img no = load_png("nosel.png");
+    cr_expect_eq(bbox(&no, 700, 24, 1000, 756, CFR, CFG, CFB).n, 0, "bank grid without a selected read");
+    img m = load_png("bank.png");
+    box cf = bbox(&m, 700, 24, 1000, 756, CFR, CFG, CFB), ok = bbox(&m, 700, 24, 1000, 756, OKR, OKG, OKB);
+    cr_assert_gt(cf.n, 0, "no conflicted bank drawn");
+    cr_expect_eq(ok.n, 0, "conflict-free banks drawn for a fully conflicted read");
+    /* four banks of 284/32 px: 35.5 px wide, starting at the grid's left edge (x = 708) */
+    cr_expect(cf.x0 >= 707 && cf.x0 <= 710, "conflict cells start at x=%d", cf.x0);
+    cr_expect(cf.x1 - cf.x0 + 1 >= 33 && cf.x1 - cf.x0 + 1 <= 37, "conflict cells %d px wide, want ~35", cf.x1 - cf.x0 + 1);
+    cr_expect_eq(runs(&m, cf.x0 + 1, cf.y0, cf.y1, CFR, CFG, CFB), 32, "wavefront rows");
+    cairo_surface_destroy(no.s);
+    cairo_surface_destroy(m.s);
+
+    /* the same read over the swizzled description, drawn headless */
+    rc = sh(out, sizeof out, LIB_LSAN "%s/%s --size 1000x800 --desc 128b.yaml --select 'kind=smem_read iter=3 role=consumer' "
+            "--render swz.png sim.tmt", cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    m = load_png("swz.png");
+    cf = bbox(&m, 700, 24, 1000, 756, CFR, CFG, CFB);
+    ok = bbox(&m, 700, 24, 1000, 756, OKR, OKG, OKB);
+    cr_expect_eq(cf.n, 0, "conflicts drawn for a conflict-free read");
+    cr_assert_gt(ok.n, 0, "no bank cells drawn");
+    cr_expect(ok.x1 - ok.x0 + 1 >= 280 && ok.x1 - ok.x0 + 1 <= 286, "grid %d px wide, want ~284", ok.x1 - ok.x0 + 1);
+    cr_expect_eq(runs(&m, ok.x0 + 1, ok.y0, ok.y1, OKR, OKG, OKB), 4, "wavefront rows");
+    cairo_surface_destroy(m.s);
+
+    /* a description that does not fit says so instead of drawing */
+    rc = sh(out, sizeof out, LIB_LSAN "%s/%s --desc missing.yaml --render x.png sim.tmt", cwd, TMAVIEW_BIN);
+    cr_expect_eq(rc, 2, "%s", out);
+    cr_expect(strstr(out, "missing.yaml"), "%s", out);
 }

@@ -16,6 +16,8 @@
 
 #include "desc.h"
 #include "view_bank.h"
+#include "view_session.h"
+#include "viz_synth.h"
 
 static pipe_desc load(const char *swizzle, const char *mode_warps, const char *reads)
 {
@@ -149,4 +151,42 @@ Test(view_bank, events_that_do_not_fit_the_description_name_the_field)
     ev.bytes = 8192;
     cr_assert_eq(view_bank_build(&d, &ev, 0, &v, &e), ERR_OK);
     cr_expect_eq(v.bytes_mismatch, 1);
+}
+
+/* The session keeps the picture in step with the selection: a selected read gets one,
+ * '[' and ']' walk the warp's instructions (clamped to 0..31 for 32 instructions),
+ * anything else selected has none, and without a description the panel says why. */
+Test(view_bank, session_follows_the_selection_and_the_bracket_keys)
+{
+    pipe_desc d = load("none", WS, "{tensor: 0, pattern: cols, bytes_per_lane: 16, warps: 1}");
+    synth_opts o = {.ctas = 1, .consumers = 2, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 16384};
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    synth_fill(&t, &o);
+    const trace *tp[1] = {&t};
+    static view_session s;
+    cr_assert_eq(view_session_init(&s, tp, 1, 1000, 600, NULL), ERR_OK);
+    cr_assert_eq(view_session_search(&s, "kind=smem_read", NULL), ERR_OK);
+    cr_expect_eq(s.has_bank, 0);
+    cr_expect(strstr(s.bank_note, "--desc"), "%s", s.bank_note);
+    view_session_set_desc(&s, &d);
+    cr_assert_eq(s.has_bank, 1);
+    cr_expect_eq(s.bank.instr, 0u);
+    view_session_key(&s, ']', 0);
+    cr_expect_eq(s.bank.instr, 1u);
+    /* instruction 1: chunks 32..63 of the column-major order = rows 32..63, bytes 0-15 */
+    cr_expect_eq(s.bank.in.addr[0], s.bank.tile_address + 32u * 128u);
+    for (int i = 0; i < 40; i++) view_session_key(&s, ']', 0);
+    cr_expect_eq(s.bank.instr, 31u);
+    view_session_key(&s, '[', 0);
+    cr_expect_eq(s.bank.instr, 30u);
+    view_session_search_next(&s, 1);   /* the next read restarts at its first instruction */
+    cr_expect_eq(s.has_bank, 1);
+    cr_expect_eq(s.bank.instr, 0u);
+    cr_assert_eq(view_session_search(&s, "kind=math", NULL), ERR_OK);
+    cr_expect_eq(s.has_bank, 0);
+    cr_expect_eq(s.bank_note[0], 0);
+    view_session_free(&s);
+    trace_free(&t);
 }

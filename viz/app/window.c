@@ -98,7 +98,7 @@ static int key_of(SDL_Keycode k, int shift)
     case SDLK_KP_MINUS: return '-';
     default:
         if (k >= 'a' && k <= 'z') return shift ? k - 32 : (int)k;
-        if (k == ' ' || (k >= '0' && k <= '9') || k == '/') return (int)k;
+        if (k == ' ' || (k >= '0' && k <= '9') || k == '/' || k == '[' || k == ']') return (int)k;
         return 0;
     }
 }
@@ -212,7 +212,7 @@ static SDL_Keycode keycode_of(const char *name, Uint16 *mod)
         return name[0] + 32;
     }
     if (strlen(name) == 1 && ((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= '0' && name[0] <= '9') ||
-                              name[0] == '/'))
+                              name[0] == '/' || name[0] == '[' || name[0] == ']'))
         return name[0];
     return SDLK_UNKNOWN;
 }
@@ -254,10 +254,15 @@ static int script_step(app *a)
             push(a, &ev);
         } else if (!strcmp(cmd, "search") && *rest) {
             push_key(a, '/', 0);
-            SDL_Event ev = {0};
-            ev.type = SDL_TEXTINPUT;
-            snprintf(ev.text.text, sizeof ev.text.text, "%s", rest);
-            push(a, &ev);
+            /* a text event holds 31 bytes: longer queries arrive in pieces, as typing does */
+            for (size_t off = 0, len = strlen(rest); off < len;) {
+                SDL_Event ev = {0};
+                ev.type = SDL_TEXTINPUT;
+                size_t piece = len - off < sizeof ev.text.text - 1 ? len - off : sizeof ev.text.text - 1;
+                memcpy(ev.text.text, rest + off, piece);
+                push(a, &ev);
+                off += piece;
+            }
             push_key(a, SDLK_RETURN, 0);
         } else if (!strcmp(cmd, "wait") && sscanf(rest, "%d", &n) == 1 && n >= 0) {
             a->wait_frames = n;
