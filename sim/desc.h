@@ -25,6 +25,14 @@ typedef enum pipe_mode {
 
 typedef enum pipe_math { PIPE_MATH_NONE = 0, PIPE_MATH_FMA, PIPE_MATH_MMA, PIPE_MATH_COUNT } pipe_math;
 
+/* The store back to global memory: a plain TMA store (cp.async.bulk.tensor, shared ->
+ * global) or a TMA reduction (cp.reduce.async.bulk.tensor.<op>: the L2 combines the tile
+ * with what global memory holds). The ops are PTX's .redOp list. */
+typedef enum pipe_reduce {
+    PIPE_REDUCE_NONE = 0, PIPE_REDUCE_ADD, PIPE_REDUCE_MIN, PIPE_REDUCE_MAX, PIPE_REDUCE_INC, PIPE_REDUCE_DEC,
+    PIPE_REDUCE_AND, PIPE_REDUCE_OR, PIPE_REDUCE_XOR, PIPE_REDUCE_COUNT
+} pipe_reduce;
+
 #define DESC_MAX_TENSORS 4
 #define DESC_MAX_STAGES 32
 #define DESC_MAX_WARPS 32
@@ -77,11 +85,16 @@ typedef struct pipe_desc {
     uint64_t read_wavefronts;          /* per consumer warp and stage (after repeat) */
     uint64_t read_ideal_wavefronts;
     uint64_t read_bytes;
+
+    /* ---- appended (session 2): fields above keep their offsets ---- */
+    pipe_reduce store_reduce;          /* store.reduce: 0 plain TMA store, else the reduction op */
 } pipe_desc;
 
 const char *pipe_mode_name(pipe_mode m);
 int pipe_mode_parse(const char *s, pipe_mode *out, err_info *e);
 const char *pipe_math_name(pipe_math m);
+const char *pipe_reduce_name(pipe_reduce r);   /* "none", "add", "min", ... */
+int pipe_reduce_parse(const char *s, pipe_reduce *out, err_info *e);
 
 /* Fills the derived fields (tx bytes and footprints through tm_plan_copy, barrier counts
  * and expect_tx where not given, read wavefronts through access_generate + bank_analyse)

@@ -314,6 +314,12 @@ static int store_field(ctx *c, const char *key, yaml_node_t *v, void *user)
     pipe_desc *d = user;
     if (!strcmp(key, "bytes"))
         return get_u32(c, v, "store.bytes", 16, 1u << 24, &d->store_bytes);
+    if (!strcmp(key, "reduce")) {
+        err_info pe = {0};
+        if (!scalar(v) || pipe_reduce_parse(scalar(v), &d->store_reduce, &pe))
+            return fail(c, v, "store.reduce", "%s", pe.detail[0] ? pe.detail : "expected a reduction op", NULL);
+        return ERR_OK;
+    }
     return get_u32(c, v, "store.every", 1, 1u << 24, &d->store_every);
 }
 
@@ -345,7 +351,7 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
     } else if (!strcmp(key, "consumer")) {
         return each_field(c, v, "consumer", "release_lag, release, wait_parity_offset, reads, math", consumer_field, d);
     } else if (!strcmp(key, "store")) {
-        return each_field(c, v, "store", "bytes, every", store_field, d);
+        return each_field(c, v, "store", "bytes, every, reduce", store_field, d);
     } else if (!strcmp(key, "tensors")) {
         if (!v || v->type != YAML_SEQUENCE_NODE)
             return fail(c, v, "tensors", "expected a list of tensor maps", NULL, NULL);

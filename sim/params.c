@@ -33,6 +33,8 @@ static const params_info table[] = {
     {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 1024, "flop/cycle",
      "H100 whitepaper: 989 dense FP16 TFLOPS / (132 SMs x 4 sub-partitions x 1.83 GHz)"},
     {"store_latency_ns", P(store_latency_ns), 500, "ns", "estimate: TMA store to L2 and bulk wait_group; re-measure"},
+    {"reduce_latency_ns", P(reduce_latency_ns), 700, "ns",
+     "estimate: a TMA store plus the L2 read-modify-write of the destination; re-measure"},
 };
 
 const params_info *params_table(size_t *count)

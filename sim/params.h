@@ -32,6 +32,8 @@ typedef struct pipe_params {
     double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */
     double mma_flops_per_cycle_smsp; /* dense FP16 tensor-core flops per cycle per sub-partition */
     double store_latency_ns;       /* TMA store issue -> bulk wait_group returns */
+    /* ---- appended (session 2) ---- */
+    double reduce_latency_ns;      /* TMA reduction (cp.reduce.async.bulk.tensor) issue -> wait_group returns */
 } pipe_params;
 
 typedef struct params_info {

@@ -553,12 +553,17 @@ static void warp_run(sim *s, uint32_t wi)
                 cost += (int64_t)((w->released - before) * p->arrive_ns * 1000);
             }
             if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0) {
+                /* A reduction combines the tile with global memory in the L2: the old value is read
+                 * and the result written, twice the bytes of a store, with its own latency. */
+                int reduce = d->store_reduce != PIPE_REDUCE_NONE;
+                double latency_ns = reduce ? p->reduce_latency_ns : p->store_latency_ns;
                 int64_t c = (int64_t)(p->tma_issue_ns * 1000);
-                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes, 0, 1) +
-                               (int64_t)((p->store_latency_ns - p->hbm_latency_ns) * 1000);
+                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1) +
+                               (int64_t)((latency_ns - p->hbm_latency_ns) * 1000);
                 if (done < s->now + c)
                     done = s->now + c;
-                emit(s, s->now + c, done - s->now - c, w, w->cta, TRACE_TMA_STORE, i % d->stages, i, 0, 0, d->store_bytes, 0);
+                emit(s, s->now + c, done - s->now - c, w, w->cta, TRACE_TMA_STORE, i % d->stages, i, 0, 0, d->store_bytes,
+                     reduce ? TRACE_FLAG_REDUCE : 0);
                 if (done > w->store_done)
                     w->store_done = done;
                 cost += c;

@@ -8,6 +8,23 @@
 
 static const char *const mode_names[PIPE_MODE_COUNT] = {"warp_specialized", "multistage", "cp_async", "st_async"};
 static const char *const math_names[PIPE_MATH_COUNT] = {"none", "fma", "mma"};
+static const char *const reduce_names[PIPE_REDUCE_COUNT] = {"none", "add", "min", "max", "inc",
+                                                            "dec", "and", "or", "xor"};
+
+const char *pipe_reduce_name(pipe_reduce r)
+{
+    return (unsigned)r < PIPE_REDUCE_COUNT ? reduce_names[r] : "unknown";
+}
+
+int pipe_reduce_parse(const char *s, pipe_reduce *out, err_info *e)
+{
+    for (int i = 0; i < PIPE_REDUCE_COUNT; i++)
+        if (strcmp(s, reduce_names[i]) == 0) {
+            *out = (pipe_reduce)i;
+            return ERR_OK;
+        }
+    return err_set(e, ERR_BAD_INPUT, "store.reduce", "'%s' (allowed none, add, min, max, inc, dec, and, or, xor)", s);
+}
 
 const char *pipe_mode_name(pipe_mode m)
 {
@@ -98,6 +115,13 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
                        d->stages - 1);
     if (d->smem_base == 0)
         d->smem_base = 1024;
+    if ((unsigned)d->store_reduce >= PIPE_REDUCE_COUNT)
+        return err_set(e, ERR_BAD_INPUT, "store.reduce", "%s: field 'store.reduce' = %d (allowed 0..%d)", f,
+                       (int)d->store_reduce, PIPE_REDUCE_COUNT - 1);
+    if (d->store_reduce != PIPE_REDUCE_NONE && !(d->store_bytes && d->store_every))
+        return err_set(e, ERR_BAD_INPUT, "store.reduce",
+                       "%s: field 'store.reduce' = %s needs store.bytes and store.every (the tile it reduces)", f,
+                       pipe_reduce_name(d->store_reduce));
 
     uint32_t offset = 0, copy = 0;
     for (uint32_t t = 0; t < d->ntensors; t++) {

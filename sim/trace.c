@@ -375,8 +375,8 @@ int trace_validate_event(const trace_event *ev, size_t index, const char *path, 
     if (ev->source > TRACE_SRC_HW)
         return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'source' = %u (allowed 0 sim, 1 hw)",
                        path, index, ev->source);
-    if (ev->flags & ~0x0fu)
-        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'flags' = 0x%02x (allowed bits 0x0f)",
+    if (ev->flags & ~0x1fu)
+        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'flags' = 0x%02x (allowed bits 0x1f)",
                        path, index, ev->flags);
     return ERR_OK;
 }

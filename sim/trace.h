@@ -47,6 +47,7 @@ typedef enum trace_flag {
     TRACE_FLAG_REMOTE = 1u << 1,         /* arrive / complete_tx from a cluster peer */
     TRACE_FLAG_MULTICAST = 1u << 2,
     TRACE_FLAG_TIMEOUT = 1u << 3,        /* a wait that hit the watchdog (hang) */
+    TRACE_FLAG_REDUCE = 1u << 4,         /* tma_store: a TMA reduction (cp.reduce.async.bulk.tensor) */
 } trace_flag;
 
 typedef struct trace_event {

@@ -226,7 +226,7 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
         } f[14] = {{"t_ns", INT64_MIN / 2, INT64_MAX / 2}, {"dur_ns", 0, UINT32_MAX}, {"iteration", 0, UINT32_MAX},
                    {"bytes", 0, UINT32_MAX}, {"cta", 0, 65535}, {"phase", 0, 65535}, {"sm", 0, 255}, {"warp", 0, 255},
                    {"role", 0, TRACE_ROLE_COUNT - 1}, {"stage", 0, 255}, {"kind", 0, TRACE_KIND_COUNT - 1},
-                   {"barrier", 0, 255}, {"source", 0, 1}, {"flags", 0, 15}};
+                   {"barrier", 0, 255}, {"source", 0, 1}, {"flags", 0, 31}};
         for (int k = 0; k < 14; k++)
             if ((rc = get_int(args, f[k].name, f[k].lo, f[k].hi, &v[k], path, i, e)))
                 goto out;

@@ -29,7 +29,7 @@ Test(desc, examples_all_parse)
 {
     const char *names[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
                            "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid",
-                           "bug_barrier_count", "bug_expect_tx", "bug_never_release", "bug_parity_lap"};
+                           "bug_barrier_count", "bug_expect_tx", "bug_never_release", "bug_parity_lap", "splitk_reduce"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "examples/%s.yaml", names[i]);
@@ -149,4 +149,24 @@ Test(desc, shape_errors_found_after_parsing_still_name_the_line)
     expect_bad("name: t\nwarps: {producer: 1, consumer: 2}\niterations: 8\nstages: 8\n"
                "tensors:\n  - {dims: [4096, 4096], box: [64, 256], swizzle: 128b}\n",
                "t.yaml:4:", "stages");
+}
+
+Test(desc, store_reduce_ops_are_ptx_red_ops)
+{
+    /* PTX cp.reduce.async.bulk.tensor .redOp = { .add, .min, .max, .inc, .dec, .and, .or, .xor } */
+    const char *ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text, "%sstore: {bytes: 16384, every: 4, reduce: %s}\n", base, ops[i]);
+        pipe_desc d;
+        err_info e;
+        cr_assert_eq(parse(text, &d, &e), ERR_OK, "%s: %s", ops[i], e.detail);
+        cr_assert_str_eq(pipe_reduce_name(d.store_reduce), ops[i]);
+        cr_assert_neq(d.store_reduce, PIPE_REDUCE_NONE);
+    }
+    char text[2048];
+    snprintf(text, sizeof text, "%sstore: {bytes: 16384, every: 4, reduce: mul}\n", base);
+    expect_bad(text, "t.yaml:12:", "store.reduce");
+    snprintf(text, sizeof text, "%sstore:\n  reduce: add\n", base);
+    expect_bad(text, "t.yaml:13:", "store.reduce");
 }

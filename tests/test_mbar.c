@@ -285,3 +285,39 @@ Test(mbar, complete_tx_landing_on_a_later_phase)
     cr_assert_str_eq(e.rule, "mbar_tx_wrong_phase");
     cr_assert_eq(m.tx, -16384);
 }
+
+/* Reference sheet (PTX try_wait.parity names only the current or the immediately preceding
+ * phase): at least one wait must succeed in each phase before any arrival of the next. */
+Test(mbar, arrival_before_the_completed_phase_was_observed)
+{
+    init(1);
+    cr_assert_eq(step(MBAR_ARRIVE, 1, 0), ERR_OK, "phase 0 has no predecessor to observe");
+    cr_assert_eq(m.phase, 1);
+    cr_assert_eq(step(MBAR_ARRIVE, 1, 0), ERR_FINDING, "nobody saw phase 0 complete");
+    cr_assert_str_eq(e.rule, "mbar_phase_unobserved");
+    cr_assert_eq(m.phase, 2, "the barrier still advances as the hardware would");
+    /* the consequence: a waiter for phase 0 now reads parity 0 as NOT done (a lap) */
+    cr_assert_eq(wait_parity(0), 0);
+}
+
+Test(mbar, one_successful_wait_makes_the_next_arrival_legal)
+{
+    init(1);
+    step(MBAR_ARRIVE, 1, 0);
+    cr_assert_eq(wait_parity(1), 0, "parity of the running phase 1: not done, does not count");
+    cr_assert_eq(wait_parity(0), 1, "phase 0 observed");
+    cr_assert_eq(step(MBAR_ARRIVE, 1, 0), ERR_OK);
+    cr_assert_eq(m.phase, 2);
+    /* the observation is per phase: phase 1 completed unobserved */
+    cr_assert_eq(step(MBAR_ARRIVE, 1, 0), ERR_FINDING);
+    cr_assert_str_eq(e.rule, "mbar_phase_unobserved");
+}
+
+Test(mbar, tx_only_steps_are_not_arrivals_for_the_observation_rule)
+{
+    init(1);
+    step(MBAR_ARRIVE, 1, 0);   /* phase 0 complete, nobody looked */
+    cr_assert_eq(step(MBAR_EXPECT_TX, 0, 128), ERR_OK);
+    cr_assert_eq(step(MBAR_COMPLETE_TX, 0, 128), ERR_OK);
+    cr_assert_eq(m.phase, 1, "tx back to zero with an arrival still pending: no completion");
+}

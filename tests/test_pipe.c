@@ -37,7 +37,8 @@ static void verdict_of(const char *name, int *code, err_info *v, pipe_result *r)
 Test(pipe, correct_examples_pass_the_protocol_check)
 {
     const char *ok[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
-                        "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid"};
+                        "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid",
+                        "splitk_reduce"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         int code;
         err_info v;
@@ -222,6 +223,54 @@ Test(pipe, trace_is_consistent)
     cr_assert_eq(phases_full, 2 * 64);
     cr_assert_eq(releases, 2 * 64 * 2);
     trace_free(&t);
+}
+
+static void store_spans(const char *reduce, double *mean_ns, size_t *count, int *flagged)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "warps: {producer: 1, consumer: 2}\nstages: 4\niterations: 32\ngrid: {ctas: 4}\n"
+             "tensors:\n  - {dims: [4096, 4096], box: [64, 128], swizzle: 128b}\n"
+             "consumer:\n  math: {kind: mma, amount: 1048576}\nstore: {bytes: 16384, every: 8%s%s}\n",
+             reduce ? ", reduce: " : "", reduce ? reduce : "");
+    pipe_desc d;
+    err_info e = {0};
+    cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_result r;
+    run(&d, &r, &t);
+    double sum = 0;
+    *count = 0;
+    *flagged = 0;
+    for (size_t i = 0; i < t.count; i++)
+        if (t.events[i].kind == TRACE_TMA_STORE) {
+            sum += t.events[i].dur_ns;
+            (*count)++;
+            *flagged += (t.events[i].flags & TRACE_FLAG_REDUCE) != 0;
+        }
+    *mean_ns = *count ? sum / (double)*count : 0;
+    trace_free(&t);
+}
+
+Test(pipe, tma_reduction_is_a_store_with_its_own_cost)
+{
+    double store_ns, reduce_ns;
+    size_t n_store, n_reduce;
+    int f_store, f_reduce;
+    store_spans(NULL, &store_ns, &n_store, &f_store);
+    store_spans("add", &reduce_ns, &n_reduce, &f_reduce);
+    /* 4 CTAs x 32 iterations, one store by the first consumer every 8 iterations */
+    cr_assert_eq(n_store, 4 * 32 / 8);
+    cr_assert_eq(n_reduce, n_store, "a reduction is traced as a tma_store");
+    cr_assert_eq(f_store, 0);
+    cr_assert_eq((size_t)f_reduce, n_reduce, "every reduction carries TRACE_FLAG_REDUCE");
+    /* a reduction moves twice the bytes (read of the old value + write) and waits
+     * reduce_latency_ns instead of store_latency_ns: at least the latency difference longer */
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    cr_assert_geq(reduce_ns - store_ns, p.reduce_latency_ns - p.store_latency_ns - 1, "store %.1f ns, reduce %.1f ns",
+                  store_ns, reduce_ns);
 }
 
 /* ---- the command line: exit codes, trace output, Chrome export round trip ---- */
