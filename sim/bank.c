@@ -21,6 +21,11 @@
 #include <stddef.h>
 #include <string.h>
 
+#if defined(__SSE2__) && !defined(BANK_NO_SIMD)
+#include <emmintrin.h>
+#define BANK_SIMD 1
+#endif
+
 /* The per-lane loops below have fixed trip counts; let GCC vectorise them at -O2. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")
@@ -330,19 +335,180 @@ static uint32_t bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, cons
 }
 
 
-/* ---- the usual instruction, in one pass ---------------------------------------------- */
+/* ---- the usual instruction, fast ------------------------------------------------------ */
 
 /* Steps 1-3 again, specialised for the lanes nearly every caller uses: all 32 for
  * ld/st, the first 8 x matrices for ldmatrix/stmatrix. The phases are then plain
- * lane ranges (G lanes each, 2G once merged), so a lane's slot is arithmetic, and
- * most instructions are settled by one test: no slot is asked for two rows. The
- * result is the same, field for field, as the general path above (tests/test_bank.c
- * compares the two over random and structured instructions). */
+ * lane ranges (G lanes each, 2G once merged), so a lane's slot is arithmetic. Two
+ * cheap tests settle most instructions: every phase lies in one 128-byte row, or no
+ * slot is asked for two rows. The rest (conflicts) is worked out slot by slot with
+ * 32-lane masks instead of per-lane read-modify-writes: a run of lanes hitting one
+ * bank would otherwise make a chain of store-to-load dependencies, the slow part of
+ * the previous version. The result is the same, field for field, as the general path
+ * above (tests/test_bank.c compares the two over a million instructions). */
 #if defined(__GNUC__)
 #define BANK_INLINE static inline __attribute__((always_inline))
 #else
 #define BANK_INLINE static inline
 #endif
+
+/* Bit l set where v[l] == x (32 bytes). */
+BANK_INLINE uint32_t bytes_equal(const uint8_t v[BANK_LANES], uint32_t x)
+{
+#ifdef BANK_SIMD
+    const __m128i k = _mm_set1_epi8((char)x);
+    uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)v), k));
+    uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(v + 16)), k));
+    return lo | hi << 16;
+#else
+    uint32_t m = 0;
+    for (uint32_t l = 0; l < BANK_LANES; l++)
+        m |= (uint32_t)(v[l] == x) << l;
+    return m;
+#endif
+}
+
+/* Row ids when the rows span 64 or more: id[l] = how many of the n lanes have a lower
+ * row. Equal rows get equal ids and a lower row a lower id, which is all the slot row
+ * sets need (they compare rows of one slot only); ids stay below 32. Rows are below
+ * 2048 (the window was checked), so they fit 16-bit lanes. */
+static void bank_rank_rows(const uint32_t a[BANK_LANES], uint32_t n, uint8_t id[BANK_LANES])
+{
+#ifdef BANK_SIMD
+    /* Four named registers (an array of them ends up in memory). */
+    const __m128i none = _mm_set1_epi16(INT16_MAX);
+#define BANK_ROWS16(i) (8 * (i) < n ? _mm_packs_epi32(_mm_srli_epi32(_mm_loadu_si128((const __m128i *)(a + 8 * (i))), 7), \
+                                                      _mm_srli_epi32(_mm_loadu_si128((const __m128i *)(a + 8 * (i) + 4)), 7)) \
+                                    : none)
+    const __m128i v0 = BANK_ROWS16(0), v1 = BANK_ROWS16(1), v2 = BANK_ROWS16(2), v3 = BANK_ROWS16(3);
+#undef BANK_ROWS16
+    __m128i acc0 = _mm_setzero_si128(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    for (uint32_t j = 0; j < n; j++) {
+        const __m128i b = _mm_set1_epi16((short)(a[j] >> 7));
+        acc0 = _mm_sub_epi16(acc0, _mm_cmpgt_epi16(v0, b));
+        acc1 = _mm_sub_epi16(acc1, _mm_cmpgt_epi16(v1, b));
+        acc2 = _mm_sub_epi16(acc2, _mm_cmpgt_epi16(v2, b));
+        acc3 = _mm_sub_epi16(acc3, _mm_cmpgt_epi16(v3, b));
+    }
+    _mm_storeu_si128((__m128i *)id, _mm_packus_epi16(acc0, acc1));
+    _mm_storeu_si128((__m128i *)(id + 16), _mm_packus_epi16(acc2, acc3));
+#else
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        uint32_t below = 0;
+        for (uint32_t j = 0; j < n; j++)
+            below += (a[j] >> 7) < (a[l] >> 7);
+        id[l] = (uint8_t)below;
+    }
+#endif
+}
+
+/* Lanes of phase p when phases are 2^phase_bits lanes each. */
+BANK_INLINE uint32_t phase_lanes(uint32_t phase_bits, uint32_t p)
+{
+    uint32_t one = phase_bits == 5 ? 0xffffffffu : (1u << (1u << phase_bits)) - 1;
+    return one << ((p << phase_bits) & 31);
+}
+
+/* No slot asked for two rows: one wavefront per phase. */
+BANK_INLINE void bank_usual_clean(const bank_instr *in, bank_result *out, uint32_t group_bits, uint32_t phase_bits,
+                                  uint32_t phases, uint32_t ideal)
+{
+    memset(out, 0, offsetof(bank_result, wf));
+    out->colliding_banks = 0;
+    for (uint32_t p = 0; p < phases; p++)
+        out->wf[p].lanes = phase_lanes(phase_bits, p);
+    out->nwavefronts = phases;
+    out->wavefronts = phases;
+    out->ideal = ideal;
+    out->worst_bank_words = 1;
+    out->worst_bank = (in->addr[0] >> 2) & (BANK_COUNT - 1) & ~((1u << (5 - group_bits)) - 1);
+    out->conflicts = phases > ideal ? phases - ideal : 0;
+}
+
+/* Some slot is asked for two or more rows. Phase by phase (lanes in order, so slots
+ * come phase by phase too), every slot (phase, bank group) collects its rows as a
+ * 64-bit set of row ids; the phase costs its largest set, and a lane is served in the
+ * wavefront of its row's rank within its slot. Only crowded slots have lanes beyond
+ * the phase's first wavefront. */
+static void bank_usual_crowded(const bank_instr *in, bank_result *out, uint32_t group_bits, uint32_t n,
+                               uint32_t merged, uint32_t ideal, const uint8_t slot[BANK_LANES],
+                               const uint32_t row[BANK_LANES], uint32_t lo, uint32_t hi)
+{
+    const uint32_t group_mask = (1u << group_bits) - 1;
+    const uint32_t phase_bits = group_bits + merged;
+    const uint32_t phases = n >> phase_bits;
+
+    uint8_t id[BANK_LANES];
+    if (hi - lo < 64) {
+        for (uint32_t l = 0; l < BANK_LANES; l++)
+            id[l] = (uint8_t)((row[l] - lo) & 63);
+    } else {
+        bank_rank_rows(in->addr, n, id);
+    }
+
+    memset(out, 0, offsetof(bank_result, wf));
+    uint32_t total = 0, colliding = 0, crowded_groups = 0;
+    uint64_t crowd_rows[BANK_LANES];
+    uint32_t crowd_lanes[BANK_LANES];
+    for (uint32_t p = 0; p < phases; p++) {
+        const uint32_t on = phase_lanes(phase_bits, p);
+        /* best = distinct rows << 5 | (31 - group): the largest names the phase's
+         * costliest slot, the lowest group on ties. */
+        uint32_t best = 0, crowds = 0;
+        for (uint32_t rest = on; rest;) {
+            uint32_t s = slot[__builtin_ctz(rest)];
+            uint32_t in_slot = bytes_equal(slot, s) & on;
+            rest &= ~in_slot;
+            uint64_t rows = 0;
+            for (uint32_t m = in_slot; m; m &= m - 1)
+                rows |= 1ull << id[__builtin_ctz(m)];
+            uint32_t count = (uint32_t)__builtin_popcountll(rows);
+            uint32_t key = count << 5 | (31 - (s & group_mask));
+            best = key > best ? key : best;
+            if (count > 1) {
+                crowd_rows[crowds] = rows;
+                crowd_lanes[crowds] = in_slot;
+                crowds++;
+                crowded_groups |= 1u << (s & group_mask);
+                colliding |= in_slot;
+            }
+        }
+        const uint32_t most = best >> 5;
+        if (most > out->worst_bank_words) {
+            out->worst_bank_words = most;
+            out->worst_bank = (31 - (best & 31)) << (5 - group_bits);
+        }
+        /* A phase of 2^phase_bits lanes has at most that many wavefronts, and the
+         * phases' lanes add up to n <= 32: total stays within wf[]. */
+        bank_wavefront *wf = out->wf + total;
+        for (uint32_t k = 1; k < most; k++)
+            wf[k].lanes = 0;
+        uint32_t later = 0;
+        for (uint32_t c = 0; c < crowds; c++) {
+            uint64_t rows = crowd_rows[c];
+            rows &= rows - 1;
+            for (uint32_t k = 1; rows; rows &= rows - 1, k++) {
+                uint32_t these = bytes_equal(id, (uint32_t)__builtin_ctzll(rows)) & crowd_lanes[c];
+                wf[k].lanes |= these;
+                later |= these;
+            }
+        }
+        wf[0].lanes = on & ~later;
+        total += most;
+    }
+    out->nwavefronts = total;
+
+    const uint32_t banks_per_group = 1u << (5 - group_bits);
+    const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
+    uint32_t banks = 0;
+    for (uint32_t rest = crowded_groups; rest; rest &= rest - 1)
+        banks |= group_banks << (((uint32_t)__builtin_ctz(rest) * banks_per_group) & 31);
+    out->colliding_banks = banks;
+    out->colliding_lanes = colliding;
+    out->wavefronts = total;
+    out->ideal = merged ? phases : ideal;
+    out->conflicts = total > out->ideal ? total - out->ideal : 0;
+}
 
 /* Steps 1-3 for one shape, inlined once per op (and merge state) so that widths,
  * lane counts and shifts are constants and the per-lane loops vectorise. */
@@ -350,124 +516,45 @@ BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const
                                    const uint32_t n, const uint32_t merged, const uint32_t ideal,
                                    const uint32_t lo, const uint32_t hi)
 {
+    const uint32_t *a = in->addr;
     const uint32_t group_bits = 7 - width_bits;
     const uint32_t group_mask = (1u << group_bits) - 1;
     const uint32_t phase_bits = group_bits + merged; /* lanes per phase: G, or 2G merged */
+    const uint32_t phase_size = 1u << phase_bits;
     const uint32_t phases = n >> phase_bits;
-    const uint32_t unit_shift = width_bits;
+    const uint32_t clean_ideal = merged ? phases : ideal;
+
+    /* Every phase inside one 128-byte row: each slot sees one row. */
+    uint32_t spread = 0;
+    for (uint32_t p = 0; p < phases; p++) {
+        const uint32_t lead = a[p * phase_size];
+        for (uint32_t j = 0; j < phase_size; j++)
+            spread |= a[p * phase_size + j] ^ lead;
+    }
+    if (spread < 128) {
+        bank_usual_clean(in, out, group_bits, phase_bits, phases, clean_ideal);
+        return;
+    }
 
     /* slot = phase * G + group; phase * G is the lane number with its low group_bits
      * cleared (after halving it when two phases merged). Every slot remembers one of
      * its rows; a slot asked for another row is crowded. */
     uint8_t slot[BANK_LANES];
     uint32_t row[BANK_LANES], seen[BANK_LANES];
-    for (uint32_t l = 0; l < n; l++) {
-        uint32_t a = in->addr[l];
-        uint32_t s = (((l >> merged) & ~group_mask) | ((a >> unit_shift) & group_mask)) & 31;
-        row[l] = a >> 7;
-        slot[l] = (uint8_t)s;
-        seen[s] = a >> 7;
+    for (uint32_t l = 0; l < BANK_LANES; l++) {
+        slot[l] = (uint8_t)((((l >> merged) & ~group_mask) | ((a[l] >> width_bits) & group_mask)) & 31);
+        row[l] = a[l] >> 7;
     }
+    for (uint32_t l = 0; l < n; l++)
+        seen[slot[l]] = row[l];
     uint32_t differ = 0;
     for (uint32_t l = 0; l < n; l++)
         differ |= seen[slot[l]] ^ row[l];
-
-    memset(out, 0, offsetof(bank_result, wf));
-    out->colliding_banks = 0;
-    out->ideal = merged ? phases : ideal;
     if (!differ) {
-        const uint32_t phase_lanes = phase_bits == 5 ? 0xffffffffu : (1u << (1u << phase_bits)) - 1;
-        for (uint32_t p = 0; p < phases; p++)
-            out->wf[p].lanes = phase_lanes << (p << phase_bits);
-        out->nwavefronts = phases;
-        out->wavefronts = phases;
-        out->worst_bank_words = 1;
-        out->worst_bank = (in->addr[0] >> 2) & (BANK_COUNT - 1) & ~((1u << (5 - group_bits)) - 1);
-        out->conflicts = phases > out->ideal ? phases - out->ideal : 0;
+        bank_usual_clean(in, out, group_bits, phase_bits, phases, clean_ideal);
         return;
     }
-
-    /* Rows as ids in address order: offsets from the lowest when they span < 64,
-     * else ranks among the rows present, found through 64-row chunks (the window
-     * has fewer than 32 of them). */
-    uint8_t id[BANK_LANES];
-    if (hi - lo < 64) {
-        for (uint32_t l = 0; l < n; l++)
-            id[l] = (uint8_t)((row[l] - lo) & 63);
-    } else {
-        uint64_t present[BANK_ROWS / 64];
-        uint32_t before[BANK_ROWS / 64];
-        uint32_t chunks = 0;
-        for (uint32_t l = 0; l < n; l++)
-            chunks |= 1u << ((row[l] >> 6) & 31);
-        for (uint32_t rest = chunks; rest; rest &= rest - 1)
-            present[__builtin_ctz(rest)] = 0;
-        for (uint32_t l = 0; l < n; l++)
-            present[(row[l] >> 6) & 31] |= 1ull << (row[l] & 63);
-        uint32_t count = 0;
-        for (uint32_t rest = chunks; rest; rest &= rest - 1) {
-            uint32_t c = (uint32_t)__builtin_ctz(rest);
-            before[c] = count;
-            count += (uint32_t)__builtin_popcountll(present[c]);
-        }
-        for (uint32_t l = 0; l < n; l++) {
-            uint32_t c = (row[l] >> 6) & 31;
-            uint64_t below = present[c] & ((1ull << (row[l] & 63)) - 1);
-            id[l] = (uint8_t)((before[c] + (uint32_t)__builtin_popcountll(below)) & 63);
-        }
-    }
-    uint32_t occupied = 0;
-    for (uint32_t l = 0; l < n; l++)
-        occupied |= 1u << slot[l];
-    uint64_t rows_of[BANK_LANES];
-    for (uint32_t rest = occupied; rest; rest &= rest - 1)
-        rows_of[__builtin_ctz(rest)] = 0;
-    for (uint32_t l = 0; l < n; l++)
-        rows_of[slot[l]] |= 1ull << id[l];
-
-    /* Per phase its largest slot (the first in group order on ties), visiting only
-     * the slots some lane asked. */
-    uint32_t most[BANK_LANES] = {0}, worst[BANK_LANES] = {0};
-    uint32_t crowded = 0;
-    for (uint32_t rest = occupied; rest; rest &= rest - 1) {
-        uint32_t s = (uint32_t)__builtin_ctz(rest);
-        uint32_t k = (uint32_t)__builtin_popcountll(rows_of[s]);
-        uint32_t p = s >> group_bits;
-        worst[p] = k > most[p] ? (s & group_mask) : worst[p];
-        most[p] = k > most[p] ? k : most[p];
-        crowded |= (uint32_t)(k > 1) << s;
-    }
-    uint32_t total = 0;
-    uint32_t base[BANK_LANES];
-    for (uint32_t p = 0; p < phases; p++) {
-        if (most[p] > out->worst_bank_words) {
-            out->worst_bank_words = most[p];
-            out->worst_bank = worst[p] << (5 - group_bits);
-        }
-        base[p] = total;
-        total += most[p];
-    }
-    uint32_t nwf = total < BANK_MAX_WAVEFRONTS ? total : BANK_MAX_WAVEFRONTS;
-    out->nwavefronts = nwf;
-    memset(out->wf, 0, sizeof out->wf[0] * nwf);
-    const uint32_t banks_per_group = 1u << (5 - group_bits);
-    const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
-    for (uint32_t rest = crowded; rest; rest &= rest - 1) {
-        uint32_t g = (uint32_t)__builtin_ctz(rest) & group_mask;
-        out->colliding_banks |= group_banks << (g * banks_per_group);
-    }
-    uint32_t colliding = 0;
-    for (uint32_t l = 0; l < n; l++) {
-        uint32_t s = slot[l];
-        colliding |= ((crowded >> s) & 1u) << l;
-        uint64_t below = rows_of[s] & ((1ull << id[l]) - 1);
-        uint32_t k = base[l >> phase_bits] + (uint32_t)__builtin_popcountll(below);
-        if (k < BANK_MAX_WAVEFRONTS)
-            out->wf[k].lanes |= 1u << l;
-    }
-    out->colliding_lanes = colliding;
-    out->wavefronts = total;
-    out->conflicts = total > out->ideal ? total - out->ideal : 0;
+    bank_usual_crowded(in, out, group_bits, n, merged, ideal, slot, row, lo, hi);
 }
 
 /* Returns 0 when the instruction is not the usual kind (the caller then takes the
@@ -490,9 +577,10 @@ BANK_INLINE int bank_usual(const bank_instr *in, bank_result *out, const uint32_
         return 0;
     if (may_merge) {
         uint32_t d1 = 0, d2 = 0;
-        for (uint32_t l = 0; l < BANK_LANES; l++) {
-            d1 |= in->addr[l] ^ in->addr[l ^ 1];
-            d2 |= in->addr[l] ^ in->addr[l ^ 2];
+        for (uint32_t l = 0; l < BANK_LANES; l += 4) {
+            const uint32_t *q = in->addr + l;
+            d1 |= (q[0] ^ q[1]) | (q[2] ^ q[3]);
+            d2 |= (q[0] ^ q[2]) | (q[1] ^ q[3]);
         }
         if (!d1 || !d2) {
             bank_usual_phases(in, out, width_bits, n, 1, ideal, low >> 7, top >> 7);
