@@ -293,6 +293,19 @@ Test(pipe_cli, exit_codes_follow_the_verdict)
     cr_assert_eq(sh(TMASIM_BIN " sim examples/ws4_tma.yaml --gpu a100 2>/dev/null"), 2);
 }
 
+Test(pipe_cli, sweep_rederives_the_counts_the_description_left_to_derive)
+{
+    /* empty_count is derived (= consumer warps), so every swept warp count stays a correct
+     * protocol; bug_barrier_count sets empty_count: 1 and stays a bug at every value */
+    cr_assert_eq(sh(TMASIM_BIN " sim examples/ws4_tma.yaml --sweep consumer_warps=1,3,4 --format csv"
+                               " | grep -c ',ok$' | grep -qx 3"), 0);
+    cr_assert_eq(sh(TMASIM_BIN " sim examples/bug_barrier_count.yaml --sweep consumer_warps=2,3 --format csv"
+                               " | grep -c ',BUG$' | grep -qx 2"), 0);
+    /* a fractional stage count is bad input, refused before any row is printed */
+    cr_assert_eq(sh(TMASIM_BIN " sim examples/ws4_tma.yaml --sweep stages=2,2.5 2>/dev/null | grep -q ."), 1);
+    cr_assert_eq(sh(TMASIM_BIN " sim examples/ws4_tma.yaml --sweep stages=2,2.5 >/dev/null 2>&1"), 2);
+}
+
 Test(pipe_cli, sim_trace_exports_to_chrome_and_back_exactly)
 {
     char dir[48], cmd[1024];

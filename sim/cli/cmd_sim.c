@@ -27,8 +27,13 @@ static void usage(FILE *to)
             "exit status: 0 ok, 1 protocol bug (hang or mbarrier misuse), 2 bad input\n");
 }
 
+static const char *const desc_keys[] = {"stages", "iterations", "ctas", "ctas_per_sm", "consumer_warps", "release_lag"};
+
 static int set_key(pipe_desc *d, pipe_params *p, const char *key, double v, err_info *e)
 {
+    for (size_t k = 0; k < sizeof desc_keys / sizeof desc_keys[0]; k++)
+        if (!strcmp(key, desc_keys[k]) && !(v >= 0 && v <= 65535 && v == (double)(uint32_t)v))
+            return err_set(e, ERR_BAD_INPUT, "sweep", "--sweep %s=%g (allowed: whole numbers 0..65535)", key, v);
     uint32_t u = (uint32_t)v;
     if (!strcmp(key, "stages"))
         d->stages = u;
@@ -44,8 +49,21 @@ static int set_key(pipe_desc *d, pipe_params *p, const char *key, double v, err_
         d->release_lag = u;
     else
         return params_set(p, key, v, e);
-    /* counts follow the new shape unless the description overrode them */
     return ERR_OK;
+}
+
+/* A swept description is re-derived: barrier counts and expect_tx that derive filled in
+ * (the correct values for the loaded shape) must follow the new shape, while values the
+ * description set to seed a bug stay. A value equal to the derived one is either, and
+ * re-deriving it gives the correct value for the new shape. */
+static void forget_derived(pipe_desc *d)
+{
+    if (d->full_count == pipe_desc_full_count(d))
+        d->full_count = 0;
+    if (d->empty_count == pipe_desc_empty_count(d))
+        d->empty_count = 0;
+    if (d->expect_tx == d->copy_bytes)
+        d->expect_tx = 0;
 }
 
 static const char *role_label(int k)
@@ -201,6 +219,13 @@ int cmd_sim(int argc, char **argv)
             fprintf(stderr, "tmasim sim: --sweep %s: no values (expected KEY=V1,V2,...)\n", key);
             return EXIT_BAD_INPUT;
         }
+        for (unsigned k = 0; k < nv; k++) {   /* every value is checked before the table starts */
+            pipe_desc dk = d;
+            pipe_params pk = p;
+            forget_derived(&dk);
+            if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e))
+                return cli_report("sim", &e);
+        }
         if (fmt == CLI_FORMAT_CSV)
             printf("%s,kernel_ns,bottleneck,hbm_util,consumer_wait_full_pct,verdict\n", key);
         else if (fmt == CLI_FORMAT_JSON)
@@ -210,10 +235,9 @@ int cmd_sim(int argc, char **argv)
         cli_progress bar;
         cli_progress_begin(&bar, "sweep", nv);
         for (unsigned k = 0; k < nv; k++) {
-            pipe_desc dk;
+            pipe_desc dk = d;
             pipe_params pk = p;
-            if (desc_load(path, &dk, &e))
-                return cli_report("sim", &e);
+            forget_derived(&dk);
             if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e)) {
                 cli_progress_end(&bar);
                 return cli_report("sim", &e);
