@@ -15,7 +15,7 @@ CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NPROC      := $(shell nproc 2>/dev/null || echo 2)
 
 TEST_DEPS  := criterion cairo yaml-0.1 jansson
-DEMO_DEPS  := cairo yaml-0.1 jansson
+DEMO_DEPS  := cairo yaml-0.1 jansson sdl2
 VIEW_DEPS  := sdl2 cairo
 
 have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
@@ -102,7 +102,7 @@ ALL += $(BUILD)/rel/tmahw
 endif
 endif
 
-.PHONY: all deps deps-demo test test-run validate bench demo hw clean
+.PHONY: all deps deps-demo test test-run validate bench demo demo-build hw clean
 .DEFAULT_GOAL := all
 all: $(ALL)
 
@@ -151,8 +151,10 @@ bench:
 
 demo:
 	@$(MAKE) --no-print-directory deps-demo
-	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/rel/tmasim
-	@scripts/demo.sh
+	@$(MAKE) --no-print-directory -j$(NPROC) demo-build
+	@BUILD=$(BUILD) scripts/demo.sh
+# a sub-make, so that tmaview is built when deps-demo has just installed SDL2
+demo-build: $(BUILD)/rel/tmasim $(filter %tmaview,$(ALL))
 
 clean:
 	rm -rf $(BUILD)

@@ -117,6 +117,9 @@ typedef struct pane_ctx {
     view_block *blocks;
     size_t cap;
     unsigned visible_issues;
+    /* difference pills: drawn after the batched spans, which would otherwise cover them */
+    struct pill { float x1, y; int64_t delta; } pills[256];
+    unsigned npills;
 } pane_ctx;
 
 static double xpix(const view_session *s, int p, int64_t t)
@@ -145,17 +148,27 @@ static void draw_badge(pane_ctx *c, const view_block *bl, double x0, double x1, 
     unsigned bucket = BUCKETS - 3 + (other == TDIFF_NONE || !delta ? 2u : delta < 0 ? 0u : 1u);
     batch_add(c->cr, c->b, bucket, col, x0, y, x1 - x0, 2);
     /* ... and, where there is room, a pill with the difference at the span's right end */
-    if (!with_text || other == TDIFF_NONE || !delta) return;
-    char buf[32], ns[24];
-    fmt_ns(ns, sizeof ns, (double)delta);
-    snprintf(buf, sizeof buf, "%s%s", delta > 0 ? "+" : "", ns);
-    double w = 5.0 * (double)strlen(buf) + 4;
-    if (x1 - x0 < w + 8) return;
-    set_rgb(c->cr, col);
-    cairo_rectangle(c->cr, x1 - w - 1, y - 8, w, 9);
-    cairo_fill(c->cr);
-    cairo_set_source_rgb(c->cr, 1, 1, 1);
-    text(c->cr, x1 - w + 1, y - 1, 8, buf);
+    if (!with_text || other == TDIFF_NONE || !delta || c->npills == sizeof c->pills / sizeof c->pills[0]) return;
+    c->pills[c->npills++] = (struct pill){(float)x1, (float)y, delta};
+}
+
+static void draw_pills(pane_ctx *c, double x0_min)
+{
+    for (unsigned i = 0; i < c->npills; i++) {
+        const struct pill *pl = &c->pills[i];
+        char buf[32], ns[24];
+        fmt_ns(ns, sizeof ns, (double)pl->delta);
+        snprintf(buf, sizeof buf, "%s%s", pl->delta > 0 ? "+" : "", ns);
+        double w = 5.0 * (double)strlen(buf) + 4, x1 = pl->x1;
+        if (x1 - w - 1 < x0_min) continue;
+        /* darker than the underlines: a pill must stand out on a red wait and a green read */
+        set_rgb(c->cr, pl->delta < 0 ? (draw_rgb){0.0, 0.42, 0.15} : (draw_rgb){0.55, 0.0, 0.12});
+        cairo_rectangle(c->cr, x1 - w - 1, pl->y - 7, w, 9);
+        cairo_fill(c->cr);
+        cairo_set_source_rgb(c->cr, 1, 1, 1);
+        text(c->cr, x1 - w + 1, pl->y, 8, buf);
+    }
+    c->npills = 0;
 }
 
 static void draw_lane_track(pane_ctx *c, size_t lane, view_track tr, int y)
@@ -193,7 +206,7 @@ static void draw_lane_track(pane_ctx *c, size_t lane, view_track tr, int y)
             cairo_set_source_rgb(c->cr, 1, 1, 1);
             text(c->cr, x0 + 2, top + h - 1, 8, buf);
         } else if (bl->count == 1 && s->ntraces == 2 && x1 - x0 >= 6) {
-            draw_badge(c, bl, x0, x1, top + h - 2, tr == VIEW_TRACK_WORK);
+            draw_badge(c, bl, x0, x1, top + h - 2, tr == VIEW_TRACK_WORK && x1 - x0 >= 48);
         }
     }
 }
@@ -245,7 +258,7 @@ static void draw_pane(cairo_t *cr, const view_session *s, int p, batch *b, view_
     text(cr, 6, top + 13, 11, title);
     cairo_rectangle(cr, 0, top + g->title_h, g->tl_x + g->tl_w, g->pane_h - g->title_h);
     cairo_clip(cr);
-    pane_ctx c = {cr, s, p, b, blocks, cap, 0};
+    pane_ctx c = {cr, s, p, b, blocks, cap, 0, {{0, 0, 0}}, 0};
     size_t nl = view_lane_count(s->vt[p]);
     size_t first_visible = SIZE_MAX, last_visible = 0;
     uint32_t last_group = UINT32_MAX;
@@ -275,8 +288,13 @@ static void draw_pane(cairo_t *cr, const view_session *s, int p, batch *b, view_
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         text(cr, 40, y + 17, 9, lab);
         for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) draw_lane_track(&c, l, (view_track)tr, y);
+        if (c.npills > sizeof c.pills / sizeof c.pills[0] - 8) {
+            batch_flush(cr, b);
+            draw_pills(&c, g->tl_x);
+        }
     }
     batch_flush(cr, b);
+    draw_pills(&c, g->tl_x);
     /* flows only when few issues are visible: at full zoom they would be a solid wash */
     if (first_visible != SIZE_MAX && c.visible_issues > 0 && c.visible_issues <= 400) {
         cairo_save(cr);
@@ -325,6 +343,9 @@ static void draw_link(cairo_t *cr, const view_session *s, int p, uint32_t ev, do
     cairo_stroke(cr);
 }
 
+/* Above this many visible spans the lines between the panes become a wash. */
+enum { LINK_ALL_MAX = 48 };
+
 static void draw_links(cairo_t *cr, const view_session *s, view_block *blocks, size_t cap)
 {
     if (s->ntraces != 2) return;
@@ -333,7 +354,7 @@ static void draw_links(cairo_t *cr, const view_session *s, view_block *blocks, s
     cairo_rectangle(cr, g->tl_x, g->pane_y[0] + g->title_h, g->tl_w, 2 * g->pane_h - g->title_h);
     cairo_clip(cr);
     /* count visible single spans of pane 0 */
-    uint32_t *evs = malloc(200 * sizeof *evs);
+    uint32_t *evs = malloc(LINK_ALL_MAX * sizeof *evs);
     size_t nev = 0, too_many = 0;
     int64_t t0 = s->port.t0 - s->offset[0], t1 = view_t1(&s->port) - s->offset[0];
     for (size_t l = 0; l < view_lane_count(s->vt[0]) && evs && !too_many; l++) {
@@ -342,7 +363,7 @@ static void draw_links(cairo_t *cr, const view_session *s, view_block *blocks, s
         size_t n = view_blocks(s->vt[0], l, VIEW_TRACK_WORK, t0, t1, s->port.ns_per_px, 3.0, blocks, cap);
         for (size_t i = 0; i < n; i++) {
             if (blocks[i].count != 1) continue;
-            if (nev == 200) { too_many = 1; break; }
+            if (nev == LINK_ALL_MAX) { too_many = 1; break; }
             evs[nev++] = blocks[i].event;
         }
     }
