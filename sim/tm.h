@@ -183,6 +183,13 @@ typedef struct tm_element {
     uint32_t bits;
 } tm_element;
 
+/* Appended, interleave (tm_plan.c rules I1-I4, measured on the H100): with
+ * INTERLEAVE_16B / 32B an element is a whole 16- / 32-byte granule (tm_plan.elem_bits
+ * 128 / 256, bytes 16 / 32) and dimension rank-2 is not traversed (loaded[rank-2] = 1).
+ * An element of more than 16 bytes is swizzled chunk by chunk: its byte b lies at
+ * tm_swizzle_address(s, tm_swizzle_address(s, smem_address) + b), which for elements of
+ * at most 16 bytes is simply smem_address + b. */
+
 /* Forward query: the element with box index idx. */
 void tm_plan_element(const tm_plan *p, const uint32_t idx[TM_MAX_RANK], tm_element *out);
 

@@ -13,20 +13,50 @@
  *    count in the transaction bytes (measured); a load fills them with zero, or with NaN
  *    when oob_fill is nan; a store skips them.
  * Fitted to the H100 recording (traces/h100/validation/, see the functions below):
- * NaN fill, tf32 rounding, the run-time faults (copy_runs_on_h100), store row tails.
- * OPEN, disagreeing with the recording (27 loads 373-401, 3 stores 382 392 402): the
- * interleaved layouts. What the bytes show so far (load 377, u8 INTERLEAVE_16B, dims
- * 16,13,8,3, strides 16,208,1664, box 16,11,1,2, swizzle none, 5632 bytes written for
- * a 352-byte dense box): shared memory holds 22 blocks of 16 chunks of 16 bytes; chunk
- * k of block (r,q) comes from global 1040 + 16k + 16r + 1664q, i.e. every box index of
- * dimension 0 moves a whole 16-byte chunk, as if the element were the interleave
- * granule; with elementStrides[1] = 2 (373, 385) dimension 1 is not traversed as the
- * model expects, and the swizzled cases permute those chunks. The transaction count
- * equals the bytes written (every tx_probe with the written count completed).
- * Still from documentation only: element strides along dimension 0 with interleave, the packed
+ * NaN fill, tf32 rounding, the run-time faults (copy_runs_on_h100), store row tails, and
+ * the interleaved layouts, which no document describes:
+ *  I1. With INTERLEAVE_16B / 32B the copy works as if the element were the 16- / 32-byte
+ *      granule, whatever the data type: boxDim[0], elementStrides[0], coords[0] and
+ *      globalDim[0] all count granules. Element k of dimension 0 is the granule at
+ *      global byte (coords[0] + k * elementStrides[0]) * G + sum coords[i] * strides[i-1],
+ *      it is in bounds when that dimension-0 coordinate lies in [0, globalDim[0]), and a
+ *      row of shared memory holds ceil(boxDim[0] / elementStrides[0]) * G bytes.
+ *      Evidence: load 377 (u8 16B, box 16,11,1,2: 22 rows of 16 granules, granule k of
+ *      row (r,q) from 1040 + 16k + 16r + 1664q, 5632 bytes for a 352-byte dense box);
+ *      granules per row = boxDim[0]: 600 (u8 box 16), 602 (u8 32), 603 (f16 16), 605 (u8
+ *      48 of dims[0] 64), 606 (f32 4), 607 (f64 2), 608-610 (32B: 1024, 2048, 512 bytes);
+ *      granules G apart whatever strides[0]: 601 (strides[0] 64), store 645; coords[0] in
+ *      granules: 612 (coords[0] 16 -> byte 256), 614 (u8 coords[0] 8 -> byte 128: runs,
+ *      no alignment fault), 617; bounds per granule against dims[0]: 611 (dims[0] 8 of a
+ *      16-granule box: granules 8-15 zero), 612 (4 of 16 inside), 613 (coords[0] -16:
+ *      all zero), store 648 (writes granules 0-7 only); elementStrides[0] steps granules:
+ *      615 (u8 es0 2: 8 granules 32 apart), 616 (f16 es0 4: 2 granules 64 apart).
+ *  I2. Dimension rank-2 is not traversed: its boxDim and elementStrides are ignored,
+ *      only coords[rank-2] is copied (and bounds-checked). Evidence: rank 3 loads 373 385
+ *      397 618 619 (box[1] 3 to 10: one dimension-1 position), 620 (f16 box 16,1,3: 3
+ *      rows), 628; rank 4 loads 374 (box 8,5,3,2: 10 rows = 5 x 2), 389 401 621 622; rank
+ *      5 loads 375 (box 32,2,3,2,2: 12 rows = 2 x 3 x 2), 378 381 623 624; stores 382
+ *      649. coords[rank-2] out of bounds zero-fills the box: 625 (= dims[1]), 626 (-1),
+ *      630 (rank 4, coords[2] = dims[2]).
+ *  I3. Rows are dense under every swizzle (row_pitch = row bytes, never rounded to the
+ *      span), and the swizzle permutes each 16-byte chunk by its absolute address, so
+ *      the two halves of a 32-byte granule move independently: loads 638 639 (f64 16B,
+ *      32-byte rows under 128B / 32B swizzle), 375 378 381 384 387 390 393 396 399 (32B
+ *      granules, swizzle 32B: halves swap on odd 128-byte lines), 631-637 (16B/32B with
+ *      swizzle none/32B/64B/128B at 128-aligned destinations inside a 1024 block).
+ *  I4. Transaction bytes = rows * row bytes = the bytes written: every interleaved load
+ *      re-armed with its written count completed (e.g. 374: 1280 bytes; armed with the
+ *      480 of the dense f16 box it hung, and where such a smaller count did complete it
+ *      was a prefix sum, hw/README.md rule 7). OOB granules are filled whole, with zero
+ *      or 0x7FF7 repeated (640 641 642); stores write the in-bounds granules and skip
+ *      the others (644: the row at coords[2] = dims[2]; 648: granules past dims[0]).
+ *      So a row reaches past dims[0] * element size and overlaps the next dimension-1
+ *      position whenever strides[0] < dims[0] * G (377: 16 u8 = 16 granules = 256 bytes).
+ * Still from documentation only: tf32 conversion inside an interleaved granule, the packed
  * sub-byte types (16 values per 8- or 16-byte group, gaps left unwritten, transaction
- * bytes counting the gaps), the 128B_atom swizzles, NaN bit patterns, and destinations
- * that are 16- but not span-aligned under a swizzle. Each lives in one small function. */
+ * bytes counting the gaps), the 128B_atom swizzles, NaN bit patterns of sm_100, and
+ * destinations that are 16- but not span-aligned under a swizzle. Each lives in one
+ * small function. */
 #include "tm.h"
 
 #include <string.h>
@@ -58,15 +88,14 @@ static uint32_t swizzle_span(tm_swizzle s)
 
 /* ---- element geometry inside one row -------------------------------------------- */
 
-/* Interleaved maps move whole granules: the "element" of dimension 0 is the 16- or
- * 32-byte interleave granule, whatever the data type (tm_plan.c top comment, rule I1).
- * 0 without interleave. */
+/* Interleaved maps move whole granules: the element is the 16- or 32-byte interleave
+ * granule, whatever the data type (rule I1 above). 0 without interleave. */
 static uint32_t interleave_granule(const tm_desc *d)
 {
     return d->interleave == TM_INTERLEAVE_16B ? 16u : d->interleave == TM_INTERLEAVE_32B ? 32u : 0u;
 }
 
-/* The dimension an interleaved copy does not traverse (rule I2): rank - 2. */
+/* The dimension an interleaved copy does not traverse (rule I2 above): rank - 2. */
 static int collapsed_dim(const tm_desc *d, uint32_t i)
 {
     return d->interleave != TM_INTERLEAVE_NONE && d->rank >= 3 && i == d->rank - 2;

@@ -239,8 +239,8 @@ static int check_box_inner_swizzle_span(const tm_desc *d, const char *rule, err_
 /* cuda.h: "When interleave is CU_TENSOR_MAP_INTERLEAVE_32B, swizzle must be
  * CU_TENSOR_MAP_SWIZZLE_32B". The H100 driver does not enforce it: encode 51
  * (INTERLEAVE_32B, SWIZZLE_NONE) and 52 (INTERLEAVE_32B, SWIZZLE_128B) are accepted,
- * like 53 (32B/32B). Kept, not enforced; SWIZZLE_64B with INTERLEAVE_32B is
- * unrecorded, and the model accepts it like the other three. */
+ * like 53 (32B/32B), and the layout probes 635 636 637 (u8 INTERLEAVE_32B with swizzle
+ * none, 64B, 128B) were encoded and ran. Kept, not enforced. */
 static int check_interleave_32b_swizzle(const tm_desc *d, const char *rule, err_info *e)
 {
     if (d->interleave == TM_INTERLEAVE_32B && d->swizzle != TM_SWIZZLE_32B)
@@ -304,7 +304,7 @@ static const struct tm_rule {
     {{"swizzle_128b_atom_needs_sm100", "128B_atom_* swizzles only on sm_100+", 1}, check_atom_swizzle_sm100},
     {{"packed_align16b_swizzle_mode", "16U4/16U6 ALIGN16B allow only some swizzle modes", 1}, check_packed_swizzle},
     {{"box_inner_bytes_within_swizzle_span", "boxDim[0] * element size <= swizzle span when interleave none", 1}, check_box_inner_swizzle_span},
-    {{"interleave_32b_needs_swizzle_32b", "documented, off: H100 accepts interleave 32B with swizzle none/128B (encode 51, 52)", 0}, check_interleave_32b_swizzle},
+    {{"interleave_32b_needs_swizzle_32b", "documented, off: H100 accepts interleave 32B with swizzle none/64B/128B (encode 51 52, layout 635-637)", 0}, check_interleave_32b_swizzle},
     {{"16u6_needs_interleave_none", "16U6_ALIGN16B requires interleave none", 1}, check_u6_no_interleave},
     {{"oob_nan_fill_needs_float", "NaN OOB fill only for floating-point types", 1}, check_nan_fill_float},
 };
