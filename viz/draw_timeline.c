@@ -68,6 +68,17 @@ static void fmt_ns(char *buf, size_t cap, double ns)
     else snprintf(buf, cap, "%.0f ns", ns);
 }
 
+/* At most 7 characters, for the statistics table: "512ns", "3.21us", "12.3ms". */
+static void fmt_short(char *buf, size_t cap, double ns)
+{
+    if (ns < 1e3) snprintf(buf, cap, "%.0fns", ns);
+    else if (ns < 1e4) snprintf(buf, cap, "%.2fus", ns / 1e3);
+    else if (ns < 1e6) snprintf(buf, cap, "%.0fus", ns / 1e3);
+    else if (ns < 1e7) snprintf(buf, cap, "%.2fms", ns / 1e6);
+    else if (ns < 1e9) snprintf(buf, cap, "%.0fms", ns / 1e6);
+    else snprintf(buf, cap, "%.1fs", ns / 1e9);
+}
+
 /* ---- batched rectangles: one fill per colour keeps big frames cheap --------------- */
 enum { BUCKETS = TRACE_KIND_COUNT * 5, BUCKET_CAP = 4096 };
 typedef struct rect { float x, y, w, h; } rect;
@@ -511,7 +522,9 @@ static void draw_panel(cairo_t *cr, const view_session *s)
     double y = g->axis_h + 14;
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     fmt_ns(ns, sizeof ns, (double)s->cursor);
-    snprintf(buf, sizeof buf, "cursor %s  CTA %u%s", ns, s->state_cta, s->playing ? "  PLAYING" : "");
+    char speed[24];
+    fmt_short(speed, sizeof speed, s->play_speed);
+    snprintf(buf, sizeof buf, "cursor %s  CTA %u  %s %s/s", ns, s->state_cta, s->playing ? "PLAYING" : "play", speed);
     y = panel_line(cr, s, y, 11, buf);
     for (int p = 0; p < s->ntraces; p++) {
         view_state st;
@@ -546,11 +559,12 @@ static void draw_panel(cairo_t *cr, const view_session *s)
     }
     if (s->has_range) {
         y += 6;
-        char a[24], b[24];
+        char a[24];
         fmt_ns(a, sizeof a, (double)(s->range_b - s->range_a));
-        snprintf(buf, sizeof buf, "range %s: kind/role  n  mean  p50  p95", a);
+        snprintf(buf, sizeof buf, "range %s: spans starting in it", a);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.5);
         y = panel_line(cr, s, y, 10, buf);
+        y = panel_line(cr, s, y, 8, "    kind/role         n   total    mean     p50     p95");
         for (int p = 0; p < s->ntraces; p++) {
             view_stats st;
             if (view_range_stats(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], &st, NULL)) continue;
@@ -558,12 +572,15 @@ static void draw_panel(cairo_t *cr, const view_session *s)
             for (size_t i = 0; i < st.ngroups; i++) {
                 const view_stat *v = &st.groups[i];
                 if (!tdiff_kind_is_span((trace_kind)v->kind)) continue;
-                fmt_ns(a, sizeof a, v->mean_ns);
-                fmt_ns(b, sizeof b, v->p95_ns);
-                snprintf(buf, sizeof buf, "%s%.10s/%.4s %u %s p50 %u p95 %s", s->ntraces == 2 ? (p ? "hw " : "sim ") : "",
-                         trace_kind_name((trace_kind)v->kind), trace_role_name((trace_role)v->role), v->count, a,
-                         v->p50_ns, b);
-                y = panel_line(cr, s, y, 9, buf);
+                char kr[32], tot[16], mean[16], p50[16], p95[16];
+                snprintf(kr, sizeof kr, "%.10s/%.4s", trace_kind_name((trace_kind)v->kind), trace_role_name((trace_role)v->role));
+                fmt_short(tot, sizeof tot, (double)v->total_ns);
+                fmt_short(mean, sizeof mean, v->mean_ns);
+                fmt_short(p50, sizeof p50, v->p50_ns);
+                fmt_short(p95, sizeof p95, v->p95_ns);
+                snprintf(buf, sizeof buf, "%-4s%-15s %5u %7s %7s %7s %7s", s->ntraces == 2 ? (p ? "hw" : "sim") : "", kr,
+                         v->count, tot, mean, p50, p95);
+                y = panel_line(cr, s, y, 8, buf);
             }
         }
         draw_histogram(cr, s, y + 8);

@@ -18,6 +18,7 @@ static void usage(FILE *to)
             "usage: tmaview [options] TRACE [TRACE2]\n"
             "  --render FILE     draw to FILE (.png, .svg or .pdf) without a window\n"
             "  --range A:B       show display time A..B (ns; suffix us/ms allowed)\n"
+            "  --stats A:B       range statistics and the wait histogram of display time A..B\n"
             "  --size WxH        canvas size (default 1400x800)\n"
             "  --select QUERY    select the first event matching QUERY (kind=wait stage=1 iter=3 role=consumer)\n"
             "  --desc FILE       the pipeline description (YAML) behind the traces: a selected smem_read\n"
@@ -62,11 +63,23 @@ static int default_desc(const char *name, char *buf, size_t cap)
     return access(buf, R_OK) == 0;
 }
 
+static int parse_span(const char *v, int64_t *a, int64_t *b)
+{
+    const char *colon = strchr(v, ':');
+    char left[64];
+    if (!colon || (size_t)(colon - v) >= sizeof left) return -1;
+    memcpy(left, v, (size_t)(colon - v));
+    left[colon - v] = 0;
+    return parse_time(left, a) || parse_time(colon + 1, b) || *b <= *a ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     tmaview_opts o = {.width = 1400, .height = 800};
     const char *paths[2] = {NULL, NULL};
     const char *desc_path = NULL;
+    int has_stats = 0;
+    int64_t stats_a = 0, stats_b = 0;
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -76,7 +89,7 @@ int main(int argc, char **argv)
         }
         int takes = !strcmp(a, "--render") || !strcmp(a, "--range") || !strcmp(a, "--size") ||
                     !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select") ||
-                    !strcmp(a, "--desc");
+                    !strcmp(a, "--desc") || !strcmp(a, "--stats");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "tmaview: %s: missing value\n", a);
             return 2;
@@ -93,23 +106,18 @@ int main(int argc, char **argv)
                 fprintf(stderr, "tmaview: --size: '%s' is not WxH with 320<=W<=16384, 240<=H<=16384\n", v);
                 return 2;
             }
-        } else if (!strcmp(a, "--range")) {
+        } else if (!strcmp(a, "--range") || !strcmp(a, "--stats")) {
             const char *v = argv[++i];
-            const char *colon = strchr(v, ':');
-            char left[64];
-            if (!colon || (size_t)(colon - v) >= sizeof left) {
-                fprintf(stderr, "tmaview: --range: '%s' is not A:B (ns, or with a us/ms suffix)\n", v);
+            int stats = !strcmp(a, "--stats");
+            int64_t lo, hi;
+            if (parse_span(v, &lo, &hi)) {
+                fprintf(stderr, "tmaview: %s: '%s' is not A:B with A < B (ns, or with a us/ms suffix)\n", a, v);
                 return 2;
             }
-            memcpy(left, v, (size_t)(colon - v));
-            left[colon - v] = 0;
-            if (parse_time(left, &o.range_a) || parse_time(colon + 1, &o.range_b) || o.range_b <= o.range_a) {
-                fprintf(stderr, "tmaview: --range: '%s' is not A:B with A < B (ns, or with a us/ms suffix)\n", v);
-                return 2;
-            }
-            o.has_range = 1;
+            if (stats) stats_a = lo, stats_b = hi, has_stats = 1;
+            else o.range_a = lo, o.range_b = hi, o.has_range = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --size --select --desc --script --screenshot --help\n", a);
+            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --select --desc --script --screenshot --help\n", a);
             return 2;
         } else if (npaths < 2) {
             paths[npaths++] = a;
@@ -164,6 +172,7 @@ int main(int argc, char **argv)
     } else {
         if (have_desc) view_session_set_desc(s, &desc);
         if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
+        if (has_stats) s->has_range = 1, s->range_a = stats_a, s->range_b = stats_b;
         if (o.select && view_session_search(s, o.select, &e)) {
             fprintf(stderr, "tmaview: --select: %s: %s\n", e.rule, e.detail);
             rc = 2;
