@@ -115,15 +115,36 @@ deps-demo:
 NVFLAGS := -std=c++17 -O2 -g -gencode=arch=compute_90a,code=sm_90a -Xcompiler -Wall,-Wextra,-Werror \
            -Isim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 HW_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/extras/CUPTI/lib64 \
-           -lcuda -lcupti -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
+           -lcuda -lcupti -lnvrtc -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
+# tmahw run parses descriptions (sim/desc_yaml.c, libyaml). The GPU machine has no
+# libyaml: `make hwdeps` copies this machine's static libyaml and yaml.h into
+# build/hwdeps, which hw/gpu-check.sh's device call carries; used when pkg-config
+# finds no yaml-0.1.
+HWDEPS ?= build/hwdeps
+ifeq ($(HAVE_YAML),yes)
+HW_YAML_CFLAGS := $(call PKG_CFLAGS,yaml-0.1)
+HW_YAML_LIBS := $(call PKG_LIBS,yaml-0.1)
+else
+HW_YAML_CFLAGS := -I$(HWDEPS)/include
+HW_YAML_LIBS := $(HWDEPS)/lib/libyaml.a
+endif
+$(BUILD)/rel/obj/hwdesc/desc_yaml.o: sim/desc_yaml.c $(wildcard sim/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_rel) -Isim $(HW_YAML_CFLAGS) -c $< -o $@
+hwdeps:
+	mkdir -p $(HWDEPS)/include $(HWDEPS)/lib
+	cp /usr/include/yaml.h $(HWDEPS)/include/ && cp $$(ls /usr/lib/*/libyaml.a | head -n1) $(HWDEPS)/lib/
+hw/run_kernel_str.c: hw/run_kernel.cuh hw/embed.sh
+	sh hw/embed.sh
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 $(BUILD)/rel/obj/hw/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_rel) -Isim -Ihw -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Ihw/cinclude -c $< -o $@
-$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_C_SRC:%.c=$(BUILD)/rel/obj/%.o) $(BUILD)/rel/libtmasim.a
-	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS)
+$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_C_SRC:%.c=$(BUILD)/rel/obj/%.o) \
+                   $(BUILD)/rel/obj/hwdesc/desc_yaml.o $(BUILD)/rel/libtmasim.a
+	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS) $(HW_YAML_LIBS)
 hw: $(BUILD)/rel/tmahw
 
 # ---------------------------------------------------------------- test, validate, bench, demo

@@ -1,0 +1,609 @@
+/* run_kernel.cuh: the body of the pipeline kernel that `tmahw run` compiles with NVRTC.
+ * hw/run_gen.c writes the description's numbers and tables as #defines and arrays in
+ * front of this text (see run_gen.h for the list), so every count, byte number, stage
+ * and access offset is a compile-time constant of the generated kernel. The protocol is
+ * the one sim/pipe.c simulates (examples/README.md): same barriers, same parities,
+ * same order of arrivals, same event keys.
+ * Embedded into tmahw as a C string by hw/embed.sh (hw/run_kernel_str.c). */
+
+/* u32 and u64 are typedef'd by the generated prologue (run_gen.c). */
+
+struct __align__(64) TMap { u64 w[16]; };   /* CUtensorMap: 128 opaque bytes */
+
+struct Ev {            /* one recorded event, 16 bytes; converted by the host (run_trace.c) */
+    u32 t;             /* clock64 - CTA start clock (low 32 bits) */
+    u32 dur;           /* cycles, spans only */
+    u32 iter;
+    unsigned char kind, stage, flags, aux;
+};
+#define EVF_BLOCKED 1u   /* the wait's first try_wait failed: a stall */
+#define EVF_TIMEOUT 2u   /* the watchdog ended this wait */
+#define EVF_FULL 4u      /* the barrier is full[s] (else empty[s]) */
+
+struct Params {
+    u64 *cta_time;     /* per CTA: globaltimer, clock64 at start; globaltimer, clock64 at end */
+    u32 *cta_sm;       /* per CTA: %smid */
+    Ev *ev;            /* per warp: EV_CAP events */
+    u32 *evn;          /* per warp: events written (may exceed EV_CAP: overflow) */
+    u32 *sums;         /* per warp: checksum of the bytes read */
+    float *sink;       /* per warp: math results (keeps the math alive) */
+    u32 *hang;         /* [0] flag, cta, warp, barrier, phase, iteration, parity */
+    u32 *arrivals;     /* per CTA and barrier: histogram of pending counts seen by local arrivals (4 bins) */
+    const unsigned char *g[4];
+    u64 timeout_ns;
+};
+
+#define NWARPS (NPROD + NCONS)
+#define FULL(s) (s)
+#define EMPTY(s) (STAGES + (s))
+
+__device__ __forceinline__ u64 gtimer(void)
+{
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ u64 clk(void)
+{
+    u64 t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ u32 smid(void)
+{
+    u32 s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    return s;
+}
+__device__ __forceinline__ u32 cluster_rank(void)
+{
+#if CLUSTER > 1
+    u32 r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+#else
+    return 0;
+#endif
+}
+__device__ __forceinline__ u32 smem_u32(const void *p) { return (u32)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ u32 remote(u32 a, u32 rank)
+{
+    u32 r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+    return r;
+}
+
+/* ---- mbarrier ---------------------------------------------------------------- */
+__device__ __forceinline__ void bar_init(u32 b, u32 count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(count) : "memory");
+}
+__device__ __forceinline__ u32 bar_try(u32 b, u32 parity)
+{
+    u32 ok;
+    asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\t}"
+                 : "=r"(ok) : "r"(b), "r"(parity) : "memory");
+    return ok;
+}
+/* Local arrive; returns the pending count the returned state reports. */
+__device__ __forceinline__ u32 bar_arrive(u32 b)
+{
+    u64 st;
+    u32 pc;
+    asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(st) : "r"(b) : "memory");
+    asm volatile("mbarrier.pending_count.b64 %0, %1;" : "=r"(pc) : "l"(st));
+    return pc;
+}
+__device__ __forceinline__ void bar_arrive_remote(u32 b, u32 rank)
+{
+    u32 r = remote(b, rank);
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(r) : "memory");
+}
+__device__ __forceinline__ void bar_expect_tx(u32 b, u32 tx)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(tx) : "memory");
+}
+__device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
+{
+    u32 r = remote(b, rank);
+    asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(r), "r"(tx)
+                 : "memory");
+}
+
+/* ---- recording ------------------------------------------------------------------ */
+#if TMAHW_RECORD
+#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
+    do {                                                                                                 \
+        if (lane == 0) {                                                                                 \
+            u32 n_ = evn_local++;                                                                        \
+            if (n_ < EV_CAP) {                                                                           \
+                Ev e_;                                                                                   \
+                e_.t = (u32)((t0_) - clk0);                                                              \
+                e_.dur = (u32)(dur_);                                                                    \
+                e_.iter = (iter_);                                                                       \
+                e_.kind = (unsigned char)(kind_);                                                        \
+                e_.stage = (unsigned char)(stage_);                                                      \
+                e_.flags = (unsigned char)(flags_);                                                      \
+                e_.aux = (unsigned char)(aux_);                                                          \
+                evbuf[n_] = e_;                                                                          \
+            }                                                                                            \
+        }                                                                                                \
+    } while (0)
+#define NOW() clk()
+#else
+#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
+#define NOW() 0ull
+#endif
+
+/* trace kinds (sim/trace.h) */
+#define K_TMA_ISSUE 0
+#define K_EXPECT_TX 3
+#define K_WAIT 6
+#define K_SMEM_READ 7
+#define K_MATH 8
+#define K_RELEASE 9
+#define K_CPASYNC_ISSUE 10
+#define K_TMA_STORE 11
+#define K_STAS_FLIGHT 1
+
+/* ---- tiles ------------------------------------------------------------------------- */
+/* Tile `id` of tensor t: box-aligned coordinates, dimension 0 fastest. */
+__device__ __forceinline__ void tile_coords(u32 t, u32 id, int *c)
+{
+    id %= T_NTILES[t];
+#pragma unroll
+    for (int d = 0; d < 5; d++) {
+        u32 n = T_NT[t][d] ? T_NT[t][d] : 1;
+        c[d] = (int)((id % n) * T_BOX[t][d]);
+        id /= n;
+    }
+}
+__device__ __forceinline__ u64 tile_offset(u32 t, u32 id)
+{
+    int c[5];
+    tile_coords(t, id, c);
+    u64 off = 0;
+#pragma unroll
+    for (int d = 0; d < 5; d++)
+        off += (u64)c[d] * T_GSTRIDE[t][d];
+    return off;
+}
+
+__device__ __forceinline__ void tma_load(const TMap *m, u32 rank, const int *c, u32 dst, u32 bar, u32 mask)
+{
+    u64 mp = (u64)m;
+#if MCAST
+    unsigned short mk = (unsigned short)mask;
+    if (rank == 2)
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(c[1]), "r"(bar), "h"(mk)
+                     : "memory");
+    else if (rank == 3)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar),
+                     "h"(mk)
+                     : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%2}], [%3], %4;" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(bar), "h"(mk)
+                     : "memory");
+#else
+    (void)mask;
+    if (rank == 2)
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(c[1]), "r"(bar)
+                     : "memory");
+    else if (rank == 3)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar)
+                     : "memory");
+    else if (rank == 4)
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(c[1]), "r"(c[2]),
+                     "r"(c[3]), "r"(bar)
+                     : "memory");
+    else if (rank == 5)
+        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4, %5, %6}], [%7];" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(c[1]), "r"(c[2]),
+                     "r"(c[3]), "r"(c[4]), "r"(bar)
+                     : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2}], [%3];" ::"r"(dst), "l"(mp), "r"(c[0]), "r"(bar)
+                     : "memory");
+#endif
+}
+
+/* ---- the kernel ------------------------------------------------------------------- */
+extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
+    tmahw_pipe(const __grid_constant__ TMap m0, const __grid_constant__ TMap m1, const __grid_constant__ TMap m2,
+               const __grid_constant__ TMap m3, const __grid_constant__ TMap mst, const Params p)
+{
+    extern __shared__ __align__(1024) unsigned char dyn[];
+    __shared__ __align__(8) u64 bars[2 * STAGES];
+    __shared__ u64 clk0_s;
+    __shared__ u32 abort_s;
+    const u32 warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const u32 cta = blockIdx.x;
+    const u32 gw = cta * NWARPS + warp;
+    const u32 crank = cluster_rank();
+    const u32 raw = smem_u32(dyn);
+    const u32 base = ((raw + 1023u) & ~1023u) + SMEM_PAD;   /* stage 0, as smem_base modulo 1024 */
+    const u32 bar0 = smem_u32(bars);
+    volatile u32 *hang = p.hang;
+    const TMap *maps[4] = {&m0, &m1, &m2, &m3};
+    (void)maps;
+    (void)mst;
+
+    if (threadIdx.x == 0) {
+        for (u32 s = 0; s < STAGES; s++) {
+            bar_init(bar0 + 8 * FULL(s), FULL_COUNT);
+            bar_init(bar0 + 8 * EMPTY(s), EMPTY_COUNT);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        abort_s = 0;
+        p.cta_sm[cta] = smid();
+    }
+#if CLUSTER > 1
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+    __syncthreads();
+#endif
+    if (threadIdx.x == 0) {
+        u64 g = gtimer(), c = clk();
+        clk0_s = c;
+        p.cta_time[4 * cta + 0] = g;
+        p.cta_time[4 * cta + 1] = c;
+    }
+    __syncthreads();
+    const u64 clk0 = clk0_s;
+    (void)clk0;
+#if TMAHW_RECORD
+    Ev *evbuf = p.ev + (u64)gw * EV_CAP;
+    u32 evn_local = 0;
+#endif
+    u32 sum = 0;
+    float sink = 0.f;
+    int stop = 0;
+
+    /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. */
+    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full) -> int {
+        u64 t0 = NOW();
+        u32 ok = bar_try(bar0 + 8 * b, parity);
+        u32 blocked = 0, timeout = 0;
+        if (!__all_sync(0xffffffffu, ok)) {
+            blocked = 1;
+            u64 g0 = gtimer();
+            for (;;) {
+                ok = bar_try(bar0 + 8 * b, parity);
+                if (__all_sync(0xffffffffu, ok))
+                    break;
+                u32 bail = 0;
+                if (lane == 0) {
+                    if (*hang || *(volatile u32 *)&abort_s)
+                        bail = 1;
+                    else if (gtimer() - g0 > p.timeout_ns) {
+                        bail = 2;
+                        if (atomicCAS(p.hang, 0u, 1u) == 0u) {
+                            p.hang[1] = cta;
+                            p.hang[2] = warp;
+                            p.hang[3] = b;
+                            p.hang[4] = phase;
+                            p.hang[5] = iter;
+                            p.hang[6] = parity;
+                            __threadfence();
+                        }
+                        *(volatile u32 *)&abort_s = 1;
+                    }
+                }
+                bail = __shfl_sync(0xffffffffu, bail, 0);
+                if (bail) {
+                    timeout = bail == 2;
+                    break;
+                }
+            }
+        }
+        u64 t1 = NOW();
+        REC(K_WAIT, stage, iter, (blocked ? EVF_BLOCKED : 0) | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), 0,
+            t0, t1 - t0);
+        (void)t1;
+        (void)phase;
+        return ok ? 0 : -1;
+    };
+
+    /* ---- producer side: one stage's copies for iteration j ---- */
+    auto produce = [&](u32 j) -> int {
+        const u32 s = j % STAGES, k = j / STAGES;
+        if (wait(EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, 0))
+            return -1;
+        const u32 stage_addr = base + s * STAGE_BYTES;
+        const u32 full = bar0 + 8 * FULL(s);
+#if MODE == 0 || MODE == 1
+        if (lane == 0) {
+            u64 t = NOW();
+            bar_expect_tx(full, EXPECT_TX);
+            REC(K_EXPECT_TX, s, j, EVF_FULL, 0, t, 0);
+            const u32 group = MCAST ? cta / CLUSTER : cta, ngroups = MCAST ? gridDim.x / CLUSTER : gridDim.x;
+            for (u32 t_ = 0; t_ < NTENS; t_++) {
+                int c[5];
+                tile_coords(t_, group + j * ngroups, c);
+                u32 dst = stage_addr + T_SMEM[t_];
+#if MCAST
+                c[T_RANK[t_] - 1] += (int)(crank * T_SLICE_ROWS[t_]);
+                dst += crank * T_SLICE_SMEM[t_];
+#endif
+                u64 ti = NOW();
+                tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
+                REC(K_TMA_ISSUE, s, j, 0, t_, ti, 0);
+            }
+        }
+        __syncwarp();
+#elif MODE == 2
+        /* cp.async: this warp's share of the stage, 16 bytes per lane and instruction */
+        {
+            const u32 rank = warp - NPROD;
+            const u32 c0 = rank * CP_CHUNKS / NCONS, c1 = (rank + 1) * CP_CHUNKS / NCONS;
+            u64 ti = NOW();
+            for (u32 q = c0 + lane; q < c1; q += 32) {
+                const u32 t_ = CP_TAB[q][0];
+                const unsigned char *src = p.g[t_] + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2];
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(stage_addr + CP_TAB[q][1]), "l"(src)
+                             : "memory");
+            }
+            /* lanes 1..31: net-zero arrivals that hold the phase until their copies land;
+             * lane 0: the warp's one counted arrival (.noinc), after its own copies. */
+            if (lane != 0)
+                asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];" ::"r"(full) : "memory");
+            __syncwarp();
+            if (lane == 0)
+                asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(full) : "memory");
+            REC(K_CPASYNC_ISSUE, s, j, 0, 0, ti, 0);
+        }
+#elif MODE == 3
+        /* st.async: load the tile into registers, write it into the peer's stage */
+        {
+            const u32 peer = crank ^ 1u;
+            if (lane == 0) {
+                u64 t = NOW();
+                bar_expect_tx_remote(full, peer, EXPECT_TX);
+                REC(K_EXPECT_TX, s, j, EVF_FULL, 1, t, 0);
+            }
+            __syncwarp();
+            u64 ti = NOW();
+            const u32 rfull = remote(full, peer);
+            for (u32 q = lane; q < CP_CHUNKS; q += 32) {
+                const u32 t_ = CP_TAB[q][0];
+                const uint4 v = *(const uint4 *)(p.g[t_] + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2]);
+                const u32 dst = remote(stage_addr + CP_TAB[q][1], peer);
+                asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                             ::"r"(dst), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rfull)
+                             : "memory");
+            }
+            __syncwarp();
+            u64 te = NOW();
+            REC(K_STAS_FLIGHT, s, j, EVF_FULL, 1, ti, te - ti);
+            (void)te;
+        }
+#endif
+        return 0;
+    };
+
+    /* ---- consumer side ---- */
+    u32 released = 0;
+    auto release_upto = [&](u32 upto) {
+#if !NEVER_RELEASE
+        for (; released < upto; released++) {
+            const u32 it = released, s = it % STAGES;
+            const u32 empty = bar0 + 8 * EMPTY(s);
+            if (lane == 0) {
+#if MCAST
+                for (u32 r = 0; r < CLUSTER; r++) {
+                    u64 t = NOW();
+                    if (r == crank) {
+                        u32 pc = bar_arrive(empty);
+                        (void)pc;
+                    } else {
+                        bar_arrive_remote(empty, r);
+                    }
+                    REC(K_RELEASE, s, it, 0, r, t, 0);
+                }
+#elif MODE == 3
+                u64 t = NOW();
+                bar_arrive_remote(empty, crank ^ 1u);
+                REC(K_RELEASE, s, it, 0, crank ^ 1u, t, 0);
+#else
+                u64 t = NOW();
+                u32 pc = bar_arrive(empty);
+                atomicAdd(&p.arrivals[((u64)cta * 2 * STAGES + EMPTY(s)) * 4 + (pc < 3 ? pc : 3)], 1u);
+                REC(K_RELEASE, s, it, 0, crank, t, 0);
+#endif
+            }
+        }
+#else
+        (void)upto;
+#endif
+    };
+
+    auto consume = [&](u32 i) -> int {
+        const u32 s = i % STAGES, k = i / STAGES;
+        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1))
+            return -1;
+        const u32 rank = warp - NPROD;
+        const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
+        {
+            u64 t = NOW();
+            const u32 chunk = rank % RD_SHARE;
+            u32 off[RD_N];
+#pragma unroll
+            for (u32 q = 0; q < RD_N; q++)
+                off[q] = RD_TAB[(chunk * RD_N + q) * 32 + lane];
+            for (u32 r = 0; r < RD_REPEAT; r++) {
+#pragma unroll
+                for (u32 q = 0; q < RD_N; q++) {
+                    const u32 a = tbase + off[q];
+                    const u32 w0 = ((q * 32 + lane) * 4) * 2 + 1;
+#if RD_OP == 0
+                    u32 x;
+                    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
+                    sum += x * w0;
+#elif RD_OP == 1
+                    u32 x, y;
+                    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
+                    sum += x * w0 + y * (w0 + 2);
+#elif RD_OP == 2
+                    u32 x, y, z, w;
+                    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
+                                 : "memory");
+                    sum += x * w0 + y * (w0 + 2) + z * (w0 + 4) + w * (w0 + 6);
+#elif RD_OP == 3
+                    u32 x;
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x1" RD_TRANS ".shared.b16 {%0}, [%1];" : "=r"(x) : "r"(a)
+                                 : "memory");
+                    sum += x * w0;
+#elif RD_OP == 4
+                    u32 x, y;
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x2" RD_TRANS ".shared.b16 {%0, %1}, [%2];" : "=r"(x), "=r"(y)
+                                 : "r"(a)
+                                 : "memory");
+                    sum += x * w0 + y * (w0 + 2);
+#else
+                    u32 x, y, z, w;
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x4" RD_TRANS ".shared.b16 {%0, %1, %2, %3}, [%4];"
+                                 : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
+                                 : "memory");
+                    sum += x * w0 + y * (w0 + 2) + z * (w0 + 4) + w * (w0 + 6);
+#endif
+                }
+            }
+            u64 te = NOW();
+            if (!RD_PROBE)
+                REC(K_SMEM_READ, s, i, 0, 0, t, te - t);
+            (void)te;
+        }
+#if MATH == 1
+        {
+            u64 t = NOW();
+            float a0 = (float)lane, a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f,
+                  a6 = a0 + 6.f, a7 = a0 + 7.f;
+            const float m = 0.999f, c = 0.5f;
+            for (u32 n = 0; n < MATH_N / 8; n++) {
+                asm volatile("fma.rn.f32 %0, %0, %8, %9;\n\tfma.rn.f32 %1, %1, %8, %9;\n\t"
+                             "fma.rn.f32 %2, %2, %8, %9;\n\tfma.rn.f32 %3, %3, %8, %9;\n\t"
+                             "fma.rn.f32 %4, %4, %8, %9;\n\tfma.rn.f32 %5, %5, %8, %9;\n\t"
+                             "fma.rn.f32 %6, %6, %8, %9;\n\tfma.rn.f32 %7, %7, %8, %9;"
+                             : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7)
+                             : "f"(m), "f"(c));
+            }
+            for (u32 n = 0; n < MATH_N % 8; n++)
+                asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(a0) : "f"(m), "f"(c));
+            sink += a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+            u64 te = NOW();
+            REC(K_MATH, s, i, 0, 0, t, te - t);
+            (void)te;
+        }
+#elif MATH == 2
+        {
+            u64 t = NOW();
+            float d[4][4] = {};
+            const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+            for (u32 n = 0; n < MATH_N / 4; n++) {
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                                 "{%8, %9}, {%0, %1, %2, %3};"
+                                 : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
+                                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+            }
+            for (u32 n = 0; n < MATH_N % 4; n++)
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                             "{%8, %9}, {%0, %1, %2, %3};"
+                             : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3])
+                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                sink += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+            u64 te = NOW();
+            REC(K_MATH, s, i, 0, 0, t, te - t);
+            (void)te;
+        }
+#endif
+#if STORE_EVERY
+        /* TMA store of the stage's tensor-0 box; waits until the stage has been read out
+         * before the release below lets the producer overwrite it. */
+        if ((i + 1) % STORE_EVERY == 0 && rank == 0) {
+            if (lane == 0) {
+                u64 t = NOW();
+                const u32 src = base + s * STAGE_BYTES + T_SMEM[0];
+                const int c0 = 0, c1 = (int)((cta * (ITERS / STORE_EVERY) + i / STORE_EVERY) * ST_ROWS);
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             ::"l"((u64)&mst), "r"(c0), "r"(c1), "r"(src)
+                             : "memory");
+                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+                asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+                u64 te = NOW();
+                REC(K_TMA_STORE, s, i, 0, 0, t, te - t);
+                (void)te;
+            }
+            __syncwarp();
+        }
+#endif
+        if ((int)i - (int)RELEASE_LAG >= 0)
+            release_upto(i - RELEASE_LAG + 1);
+        return 0;
+    };
+
+    /* ---- the warp programs (sim/pipe.c next_action) ---- */
+#if MODE == 0 || MODE == 3
+    if (warp < NPROD) {
+        for (u32 j = 0; j < ITERS && !stop; j++)
+            stop = produce(j);
+    } else {
+        for (u32 i = 0; i < ITERS && !stop; i++)
+            stop = consume(i);
+        if (!stop)
+            release_upto(ITERS);
+    }
+#else
+    {
+        const int copier = MODE == 2 || warp == NPROD;
+        u32 pj = 0;
+        for (u32 i = 0; i < ITERS && !stop; i++) {
+            while (copier && pj < ITERS && pj < i + STAGES - 1 && !stop)
+                stop = produce(pj++);
+            if (!stop)
+                stop = consume(i);
+        }
+        if (!stop)
+            release_upto(ITERS);
+    }
+#endif
+
+#if MODE == 0 || MODE == 1
+    if (warp < NPROD || MODE == 1)
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
+#if MODE == 2
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+    /* checksum of the bytes read: lanes' weighted sums, added */
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    if (lane == 0) {
+        p.sums[gw] = sum;
+        p.sink[gw] = sink;
+#if TMAHW_RECORD
+        p.evn[gw] = evn_local;
+#endif
+    }
+    __syncthreads();
+#if CLUSTER > 1
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+    if (threadIdx.x == 0) {
+        p.cta_time[4 * cta + 2] = gtimer();
+        p.cta_time[4 * cta + 3] = clk();
+    }
+}

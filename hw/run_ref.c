@@ -1,0 +1,312 @@
+/* run_ref: references and trace conversion of `tmahw run` (see run_ref.h). */
+#include "run_ref.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void run_ref_fill(uint8_t *buf, uint64_t size, uint32_t tensor)
+{
+    const uint64_t salt = (uint64_t)(tensor + 1) << 56;
+    uint64_t words = size / 8;
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t v = mix64(salt ^ w);
+        memcpy(buf + 8 * w, &v, 8);
+    }
+    for (uint64_t b = words * 8; b < size; b++)
+        buf[b] = (uint8_t)mix64(salt ^ b);
+}
+
+uint64_t run_ref_tensor_bytes(const tm_desc *m)
+{
+    const tm_dtype_info *inf = tm_dtype_get(m->dtype);
+    uint64_t eb = inf && inf->bits >= 8 ? inf->bits / 8 : 1;
+    uint64_t end = m->dims[0] * eb;
+    for (uint32_t k = 1; k < m->rank; k++)
+        end += (m->dims[k] - 1) * m->strides[k - 1];
+    return end;
+}
+
+static uint32_t rd_u32(const uint8_t *img, size_t size, int64_t at)
+{
+    if (at < 0 || (uint64_t)at + 4 > size)
+        return 0;
+    return (uint32_t)img[at] | (uint32_t)img[at + 1] << 8 | (uint32_t)img[at + 2] << 16 | (uint32_t)img[at + 3] << 24;
+}
+static uint32_t rd_u16(const uint8_t *img, size_t size, int64_t at)
+{
+    if (at < 0 || (uint64_t)at + 2 > size)
+        return 0;
+    return (uint32_t)img[at] | (uint32_t)img[at + 1] << 8;
+}
+
+/* The weighted sum one warp's reads of one stage give (hw/run_kernel.cuh, consume). */
+static uint32_t chunk_sum(const run_gen_info *g, uint32_t chunk, const uint8_t *img, size_t size, int64_t shift)
+{
+    uint32_t s = 0;
+    uint32_t regs = 1;
+    switch (g->rd_op) {
+    case BANK_OP_LDS64: case BANK_OP_LDSM_X2: regs = 2; break;
+    case BANK_OP_LDS128: case BANK_OP_LDSM_X4: regs = 4; break;
+    default: regs = 1; break;
+    }
+    const int matrix = bank_op_matrices(g->rd_op) != 0;
+    for (uint32_t q = 0; q < g->rd_n; q++) {
+        const uint32_t *tab = g->rd_tab + (size_t)(chunk * g->rd_n + q) * 32;
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t w0 = ((q * 32 + l) * 4) * 2 + 1;
+            for (uint32_t j = 0; j < regs; j++) {
+                uint32_t v;
+                if (!matrix) {
+                    v = rd_u32(img, size, shift + tab[l] + 4 * j);
+                } else if (!g->rd_trans) {
+                    v = rd_u32(img, size, shift + tab[8 * j + l / 4] + 4 * (l % 4));
+                } else {
+                    int64_t r0 = shift + tab[8 * j + 2 * (l % 4)], r1 = shift + tab[8 * j + 2 * (l % 4) + 1];
+                    v = rd_u16(img, size, r0 + 2 * (l / 4)) | rd_u16(img, size, r1 + 2 * (l / 4)) << 16;
+                }
+                s += v * (w0 + 2 * j);
+            }
+        }
+    }
+    return s;
+}
+
+int run_ref_sums(const pipe_desc *d, const run_gen_info *g, const uint8_t *const tensors[DESC_MAX_TENSORS],
+                 const uint64_t sizes[DESC_MAX_TENSORS], uint32_t *sums, err_info *e)
+{
+    const uint32_t t = g->rd_tensor, nt = g->ntiles[t], share = g->rd_share;
+    uint32_t *cache = calloc((size_t)nt * share, sizeof *cache);
+    uint8_t *done = calloc(nt, 1);
+    tm_plan plan;
+    int rc = ERR_OK;
+    tm_copy c0 = {.smem_address = d->smem_base + d->tensors[t].smem_offset};
+    if ((rc = tm_plan_copy(&d->tensors[t].map, &c0, &plan, e)) != ERR_OK)
+        goto out;
+    uint8_t *img = malloc(plan.footprint_bytes + 64);
+    if (!cache || !done || !img) {
+        free(img);
+        rc = err_set(e, ERR_IO, "out_of_memory", "reference of %u tiles", nt);
+        goto out;
+    }
+    tm_desc map = d->tensors[t].map;
+    map.global_address = 0;
+    memset(sums, 0, sizeof *sums * (size_t)d->ctas * g->nwarps);
+    for (uint32_t cta = 0; cta < d->ctas && rc == ERR_OK; cta++) {
+        uint32_t src = cta;
+        if (d->mode == PIPE_STASYNC) {
+            uint32_t base = cta - cta % d->cluster;
+            src = base + ((cta - base) ^ 1u);
+        }
+        for (uint32_t it = 0; it < d->iterations; it++) {
+            uint32_t id = run_gen_tile_id(d, src, it) % nt;
+            if (!done[id]) {
+                tm_copy c = {.smem_address = c0.smem_address};
+                run_gen_tile_coords(d, g, t, id, c.coords);
+                tm_plan p;
+                if ((rc = tm_plan_copy(&map, &c, &p, e)) != ERR_OK)
+                    break;
+                memset(img, 0, p.footprint_bytes);
+                if ((rc = tm_plan_apply_load(&p, tensors[t], sizes[t], img, p.footprint_bytes, e)) != ERR_OK)
+                    break;
+                int64_t shift = (int64_t)c.smem_address - (int64_t)p.footprint_start;
+                for (uint32_t k = 0; k < share; k++)
+                    cache[(size_t)id * share + k] = chunk_sum(g, k, img, p.footprint_bytes, shift) * g->rd_repeat;
+                done[id] = 1;
+            }
+            for (uint32_t w = d->producer_warps; w < g->nwarps; w++)
+                sums[(size_t)cta * g->nwarps + w] += cache[(size_t)id * share + (w - d->producer_warps) % share];
+        }
+    }
+    free(img);
+out:
+    free(cache);
+    free(done);
+    return rc;
+}
+
+uint64_t run_ref_check_stores(const pipe_desc *d, const run_gen_info *g, const uint8_t *tensor0, const uint8_t *out,
+                              err_info *e)
+{
+    if (!g->stores_per_cta)
+        return 0;
+    const tm_desc *m = &d->tensors[0].map;
+    const tm_dtype_info *inf = tm_dtype_get(m->dtype);
+    uint32_t eb = inf && inf->bits >= 8 ? inf->bits / 8 : 1;
+    uint32_t row = m->box[0] * eb, rows = g->store_rows;
+    uint64_t bad = 0;
+    for (uint32_t cta = 0; cta < d->ctas; cta++)
+        for (uint32_t k = 0; k < g->stores_per_cta; k++) {
+            uint32_t it = (k + 1) * d->store_every - 1;
+            int32_t c[TM_MAX_RANK];
+            run_gen_tile_coords(d, g, 0, run_gen_tile_id(d, cta, it), c);
+            const uint8_t *o = out + ((uint64_t)cta * g->stores_per_cta + k) * rows * row;
+            for (uint32_t r = 0; r < rows; r++) {
+                const uint8_t *src = tensor0 + (uint64_t)(c[1] + (int32_t)r) * m->strides[0] + (uint64_t)c[0] * eb;
+                if (memcmp(o + (uint64_t)r * row, src, row)) {
+                    if (bad++ == 0)
+                        err_set(e, ERR_FINDING, "store_mismatch",
+                                "CTA %u store %u (iteration %u): row %u differs from tensor 0 at (%d, %d)", cta, k, it,
+                                r, c[0], c[1] + (int32_t)r);
+                    break;
+                }
+            }
+        }
+    return bad;
+}
+
+/* ---------------------------------------------------------------- trace conversion */
+enum { RAW_TMA_ISSUE = 0, RAW_STAS_FLIGHT = 1, RAW_EXPECT_TX = 3, RAW_WAIT = 6, RAW_SMEM_READ = 7, RAW_MATH = 8,
+       RAW_RELEASE = 9, RAW_CPASYNC_ISSUE = 10, RAW_TMA_STORE = 11 };
+
+int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw, trace *out, uint32_t *overflowed,
+                  err_info *e)
+{
+    const uint32_t S = d->stages, nw = g->nwarps;
+    *overflowed = 0;
+    /* when each CTA's consumers first saw full[s] of an iteration complete: the end of
+     * the copies' flight as the hardware lets us observe it */
+    int64_t *seen = malloc(sizeof *seen * (size_t)d->ctas * d->iterations);
+    if (!seen)
+        return err_set(e, ERR_IO, "out_of_memory", "trace conversion");
+    for (size_t k = 0; k < (size_t)d->ctas * d->iterations; k++)
+        seen[k] = INT64_MAX;
+    double *npc = malloc(sizeof *npc * d->ctas);
+    if (!npc) {
+        free(seen);
+        return err_set(e, ERR_IO, "out_of_memory", "trace conversion");
+    }
+    for (uint32_t c = 0; c < d->ctas; c++) {
+        const uint64_t *ct = raw->cta_time + 4 * (size_t)c;
+        npc[c] = ct[3] > ct[1] && ct[2] > ct[0] ? (double)(ct[2] - ct[0]) / (double)(ct[3] - ct[1]) : 1.0 / 1.98;
+    }
+#define T_NS(c, cyc) ((int64_t)raw->cta_time[4 * (size_t)(c)] + (int64_t)((double)(cyc) * npc[c]) - raw->gt_to_kernel_ns)
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t c = 0; c < d->ctas; c++)
+            for (uint32_t w = 0; w < nw; w++) {
+                size_t gw = (size_t)c * nw + w;
+                uint32_t n = raw->evn[gw];
+                if (n > g->ev_cap) {
+                    if (pass == 0)
+                        (*overflowed)++;
+                    n = g->ev_cap;
+                }
+                const run_raw_ev *ev = raw->ev + gw * g->ev_cap;
+                uint8_t role = w < d->producer_warps ? TRACE_ROLE_PRODUCER
+                               : (d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC) ? TRACE_ROLE_MIXED
+                                                                                         : TRACE_ROLE_CONSUMER;
+                uint32_t base = c - c % d->cluster;
+                for (uint32_t k = 0; k < n; k++) {
+                    const run_raw_ev *r = &ev[k];
+                    if (r->iter >= d->iterations || r->stage >= S)
+                        continue;
+                    int64_t t = T_NS(c, r->t), dur = (int64_t)((double)r->dur * npc[c] + 0.5);
+                    if (pass == 0) {
+                        if (r->kind == RAW_WAIT && (r->flags & RUN_EVF_FULL) && !(r->flags & RUN_EVF_TIMEOUT)) {
+                            int64_t *s = &seen[(size_t)c * d->iterations + r->iter];
+                            if (t + dur < *s)
+                                *s = t + dur;
+                        }
+                        continue;
+                    }
+                    uint32_t k_ = r->iter / S;
+                    trace_event te = {.t_ns = t < 0 ? 0 : t, .iteration = r->iter, .cta = (uint16_t)c,
+                                      .sm = (uint8_t)raw->cta_sm[c], .warp = (uint8_t)w, .role = role,
+                                      .stage = r->stage, .kind = r->kind, .source = TRACE_SRC_HW};
+                    int64_t flight_end = seen[(size_t)c * d->iterations + r->iter];
+                    switch (r->kind) {
+                    case RAW_WAIT: {
+                        if (!(r->flags & (RUN_EVF_BLOCKED | RUN_EVF_TIMEOUT)))
+                            continue;
+                        int full = (r->flags & RUN_EVF_FULL) != 0;
+                        te.dur_ns = (uint32_t)dur;
+                        te.barrier = (uint8_t)(full ? r->stage : S + r->stage);
+                        te.phase = (uint16_t)(full ? k_ : (k_ ? k_ - 1 : 0));
+                        te.flags = (uint8_t)((full ? TRACE_FLAG_FULL_BARRIER : 0) |
+                                             (r->flags & RUN_EVF_TIMEOUT ? TRACE_FLAG_TIMEOUT : 0));
+                        break;
+                    }
+                    case RAW_EXPECT_TX:
+                        if (r->aux)
+                            te.cta = (uint16_t)(base + ((c - base) ^ 1u));
+                        te.bytes = d->expect_tx;
+                        te.barrier = r->stage;
+                        te.phase = (uint16_t)k_;
+                        te.flags = TRACE_FLAG_FULL_BARRIER | (r->aux ? TRACE_FLAG_REMOTE : 0);
+                        break;
+                    case RAW_TMA_ISSUE: {
+                        uint32_t tx = r->aux < d->ntensors ? d->tensors[r->aux].tx_bytes : 0;
+                        te.bytes = d->multicast ? tx / d->cluster : tx;
+                        te.barrier = r->stage;
+                        te.phase = (uint16_t)k_;
+                        te.flags = d->multicast ? TRACE_FLAG_MULTICAST : 0;
+                        if (trace_push(out, &te, e) != ERR_OK)
+                            goto fail;
+                        te.kind = TRACE_TMA_FLIGHT;
+                        te.flags |= TRACE_FLAG_FULL_BARRIER;
+                        te.dur_ns = flight_end != INT64_MAX && flight_end > t ? (uint32_t)(flight_end - t) : 0;
+                        break;
+                    }
+                    case RAW_CPASYNC_ISSUE:
+                        te.bytes = d->copy_bytes / d->consumer_warps;
+                        te.barrier = r->stage;
+                        te.phase = (uint16_t)k_;
+                        if (trace_push(out, &te, e) != ERR_OK)
+                            goto fail;
+                        te.kind = TRACE_TMA_FLIGHT;
+                        te.flags = TRACE_FLAG_FULL_BARRIER;
+                        te.dur_ns = flight_end != INT64_MAX && flight_end > t ? (uint32_t)(flight_end - t) : 0;
+                        break;
+                    case RAW_STAS_FLIGHT:
+                        te.kind = TRACE_TMA_FLIGHT;
+                        te.cta = (uint16_t)(base + ((c - base) ^ 1u));
+                        te.bytes = d->copy_bytes;
+                        te.barrier = r->stage;
+                        te.phase = (uint16_t)k_;
+                        te.dur_ns = (uint32_t)dur;
+                        te.flags = TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE;
+                        break;
+                    case RAW_SMEM_READ:
+                        te.dur_ns = (uint32_t)dur;
+                        te.bytes = (uint32_t)d->read_bytes;
+                        te.barrier = r->stage;
+                        te.phase = (uint16_t)k_;
+                        break;
+                    case RAW_MATH:
+                        te.dur_ns = (uint32_t)dur;
+                        break;
+                    case RAW_RELEASE:
+                        te.cta = (uint16_t)(base + r->aux);
+                        te.barrier = (uint8_t)(S + r->stage);
+                        te.phase = (uint16_t)k_;
+                        te.flags = te.cta != c ? TRACE_FLAG_REMOTE : 0;
+                        break;
+                    case RAW_TMA_STORE:
+                        te.dur_ns = (uint32_t)dur;
+                        te.bytes = d->store_bytes;
+                        break;
+                    default:
+                        continue;
+                    }
+                    if (trace_push(out, &te, e) != ERR_OK)
+                        goto fail;
+                }
+            }
+#undef T_NS
+    free(seen);
+    free(npc);
+    out->truncated = *overflowed != 0;
+    trace_sort(out);
+    return ERR_OK;
+fail:
+    free(seen);
+    free(npc);
+    return e ? e->code : ERR_IO;
+}

@@ -1,0 +1,63 @@
+/* run_ref: the host side of `tmahw run` that needs no GPU: tensor contents, the
+ * checksums the consumers must report (computed through the layout model, sim/tm.h,
+ * from the bytes uploaded), the check of TMA-stored tiles, and the conversion of the
+ * raw per-warp records into the shared trace format (sim/trace.h). libc only. */
+#ifndef TMASCOPE_RUN_REF_H
+#define TMASCOPE_RUN_REF_H
+
+#include <stdint.h>
+
+#include "desc.h"
+#include "err.h"
+#include "run_gen.h"
+#include "trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Tensor t's bytes: a hash of (t, 8-byte word index), so every word is distinct. */
+void run_ref_fill(uint8_t *buf, uint64_t size, uint32_t tensor);
+/* Bytes from the tensor's base to its last element + 1 (strides from the map). */
+uint64_t run_ref_tensor_bytes(const tm_desc *m);
+
+/* Checksum each warp must report (producers 0): sums[cta * nwarps + warp]. tensors[t]
+ * holds the uploaded bytes of tensor t (size bytes). */
+int run_ref_sums(const pipe_desc *d, const run_gen_info *g, const uint8_t *const tensors[DESC_MAX_TENSORS],
+                 const uint64_t sizes[DESC_MAX_TENSORS], uint32_t *sums, err_info *e);
+
+/* The TMA store output: rows of tensor 0 boxes, store k of CTA c at rows
+ * (c * stores_per_cta + k) * store_rows. Returns the number of mismatching stores
+ * (first one described in e, rule "store_mismatch"). */
+uint64_t run_ref_check_stores(const pipe_desc *d, const run_gen_info *g, const uint8_t *tensor0, const uint8_t *out,
+                              err_info *e);
+
+/* ---- raw records -> trace ---------------------------------------------------------- */
+
+/* One device record (the Ev struct of hw/run_kernel.cuh). */
+typedef struct run_raw_ev {
+    uint32_t t, dur, iter;
+    uint8_t kind, stage, flags, aux;
+} run_raw_ev;
+#define RUN_EVF_BLOCKED 1u
+#define RUN_EVF_TIMEOUT 2u
+#define RUN_EVF_FULL 4u
+
+typedef struct run_raw {
+    const run_raw_ev *ev;      /* nwarps * ctas * ev_cap */
+    const uint32_t *evn;       /* per warp */
+    const uint64_t *cta_time;  /* per CTA: globaltimer, clock64 at start; at end */
+    const uint32_t *cta_sm;
+    int64_t gt_to_kernel_ns;   /* subtract from globaltimer to get ns from the kernel start (CUPTI) */
+} run_raw;
+
+/* Converts to trace events (source hw, the simulator's kinds and keys). Sets
+ * *overflowed to the number of warps whose buffer overflowed. */
+int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw, trace *out, uint32_t *overflowed,
+                  err_info *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
