@@ -8,8 +8,8 @@
 
 #define P(field) offsetof(pipe_params, field)
 #define SHEET "shared/reference/hopper-facts.md"
-#define LUO "Luo et al., Benchmarking and Dissecting the Nvidia Hopper GPU Architecture, arXiv:2402.13499"
 #define JIA "Jia et al., Dissecting the NVIDIA Volta/Turing GPU Architecture via Microbenchmarking, arXiv:1804.06826"
+#define PUB "published microbenchmarks quoted by " SHEET " (arXiv 2402.13499, 2501.12084)"
 
 /* Defaults marked "estimate" are leads for the hardware runner (issue 5) to replace
  * with measurements; the simulator's comparison against recorded traces is what
@@ -17,24 +17,35 @@
 static const params_info table[] = {
     {"sm_count", P(sm_count), 132, "SMs", SHEET ": H100 SXM has 132 SMs"},
     {"clock_ghz", P(clock_ghz), 1.98, "GHz", SHEET ": measured 1.98 GHz under load"},
-    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 3000, "B/ns", SHEET ": measured ~3.0 TB/s device copy (datasheet 3.35)"},
-    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 5500, "B/ns", "estimate, L2 hit bandwidth of H100 (microbenchmark reports ~5.5 TB/s); re-measure"},
-    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 253, "B/ns", "estimate: 128 B/cycle per SM at 1.98 GHz; re-measure"},
-    {"hbm_latency_ns", P(hbm_latency_ns), 600, "ns", "estimate from " LUO " (global latency ~480 cycles plus TMA overhead); re-measure"},
-    {"l2_latency_ns", P(l2_latency_ns), 300, "ns", "estimate from " LUO " (L2 ~260 cycles plus TMA overhead); re-measure"},
-    {"dsmem_latency_ns", P(dsmem_latency_ns), 110, "ns", "estimate from " LUO " (distributed shared memory ~200 cycles)"},
+    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 3000, "B/ns", SHEET ": measured ~3.0 TB/s device-to-device copy, bytes read + written (datasheet 3.35)"},
+    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 5500, "B/ns",
+     "estimate (no measured L2 hit bandwidth in " SHEET "): about 1.8x the DRAM rate; re-measure"},
+    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 253, "B/ns",
+     "estimate bounded by " PUB ": shared-memory bandwidth ~128 B/cycle/SM, which TMA writes land in, x 1.98 GHz"},
+    {"hbm_latency_ns", P(hbm_latency_ns), 333, "ns",
+     SHEET ", measured: a 4 KB TMA box completes 320-350 ns after issue on an idle H100; the upper end taken for "
+     "DRAM (the sheet does not separate L2 from DRAM), less the 16.2 ns the model spends moving 4 KB at "
+     "tma_bytes_per_ns_sm (the model: 349 ns); the first load of a run (~540 ns) is not modelled"},
+    {"l2_latency_ns", P(l2_latency_ns), 304, "ns",
+     SHEET ", measured: the lower end (320 ns) of the same 4 KB TMA completion, less the model's 16.2 ns transfer"},
+    {"dsmem_latency_ns", P(dsmem_latency_ns), 100, "ns", PUB ": distributed shared memory ~180-210 cycles = 91-106 ns at 1.98 GHz"},
     {"tma_issue_ns", P(tma_issue_ns), 10, "ns", "estimate: a handful of instructions per cp.async.bulk.tensor"},
     {"arrive_ns", P(arrive_ns), 5, "ns", "estimate: one shared-memory atomic (~10 cycles)"},
     {"wake_ns", P(wake_ns), 40, "ns", "estimate: try_wait loop wake-up after phase completion; re-measure"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 2, "cycles", "estimate: LSU issue of one LDGSTS warp instruction"},
-    {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1, "cycles", SHEET ": one wavefront per cycle per SM (128 B/cycle)"},
-    {"lsu_issue_cycles", P(lsu_issue_cycles), 1, "cycles", "estimate: " JIA " (one LSU issue per cycle)"},
+    {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1, "cycles",
+     PUB ": shared-memory bandwidth ~128 B/cycle/SM = one 128-byte wavefront per cycle"},
+    {"lsu_issue_cycles", P(lsu_issue_cycles), 1, "cycles", "estimate: one LSU issue per cycle per SM as on Volta (" JIA ")"},
     {"ffma_cycles", P(ffma_cycles), 1, "cycles", "H100 whitepaper: 32 FP32 lanes per sub-partition = one warp FFMA per cycle"},
     {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 1024, "flop/cycle",
      "H100 whitepaper: 989 dense FP16 TFLOPS / (132 SMs x 4 sub-partitions x 1.83 GHz)"},
     {"store_latency_ns", P(store_latency_ns), 500, "ns", "estimate: TMA store to L2 and bulk wait_group; re-measure"},
     {"reduce_latency_ns", P(reduce_latency_ns), 700, "ns",
      "estimate: a TMA store plus the L2 read-modify-write of the destination; re-measure"},
+    {"smem_latency_cycles", P(smem_latency_cycles), 30, "cycles",
+     PUB ": shared-memory load latency ~29-30 cycles (added once per stage's reads)"},
+    {"cta_launch_spread_ns", P(cta_launch_spread_ns), 320, "ns",
+     SHEET ", measured: the CTAs of one 132-CTA launch started within about 320 ns (first-wave starts spread evenly)"},
 };
 
 const params_info *params_table(size_t *count)

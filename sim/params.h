@@ -34,6 +34,8 @@ typedef struct pipe_params {
     double store_latency_ns;       /* TMA store issue -> bulk wait_group returns */
     /* ---- appended (session 2) ---- */
     double reduce_latency_ns;      /* TMA reduction (cp.reduce.async.bulk.tensor) issue -> wait_group returns */
+    double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
+    double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
 } pipe_params;
 
 typedef struct params_info {

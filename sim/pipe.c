@@ -515,7 +515,8 @@ static void warp_run(sim *s, uint32_t wi)
                 int64_t issue = (int64_t)(d->read_instructions * p->lsu_issue_cycles * s->ps_per_cycle);
                 s->port_free[sm] = start + port;
                 s->port_busy += (double)port;
-                int64_t end = start + (port > issue ? port : issue);
+                int64_t end = start + (port > issue ? port : issue) +
+                              (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
                 rs->read_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
                      (uint32_t)d->read_bytes, 0);
@@ -765,8 +766,15 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     first_wave -= first_wave % d->cluster;
     if (first_wave == 0)
         first_wave = d->cluster;
-    for (uint32_t c = 0; c < first_wave; c++)
+    /* Launch skew: the first wave does not start at one instant. The CTAs of a cluster are
+     * co-scheduled, so the spread is over clusters. */
+    uint32_t first_clusters = first_wave / d->cluster;
+    for (uint32_t c = 0; c < first_wave; c++) {
+        uint32_t k = c / d->cluster;
+        s.now = first_clusters > 1 ? (int64_t)(p->cta_launch_spread_ns * 1000.0 * k / (first_clusters - 1)) : 0;
         cta_start(&s, c, c % s.sms);
+    }
+    s.now = 0;
     s.next_cta = first_wave;
 
     while (s.h.n) {

@@ -273,6 +273,79 @@ Test(pipe, tma_reduction_is_a_store_with_its_own_cost)
                   store_ns, reduce_ns);
 }
 
+/* hopper-facts.md, measured on an H100: a 4 KB TMA box completes 320-350 ns after issue on
+ * an idle GPU. One CTA, one 64 x 32 f16 box (4096 bytes), from DRAM and from L2. */
+Test(pipe, isolated_4kb_tma_load_matches_the_measured_latency)
+{
+    for (int hit = 0; hit <= 1; hit++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "warps: {producer: 1, consumer: 1}\nstages: 1\niterations: 1\n"
+                 "tensors:\n  - {dims: [4096, 4096], box: [64, 32], l2_hit: %d}\n", hit);
+        pipe_desc d;
+        err_info e = {0};
+        cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+        cr_assert_eq(d.copy_bytes, 4096);
+        trace t;
+        trace_init(&t, TRACE_SRC_SIM);
+        pipe_result r;
+        run(&d, &r, &t);
+        size_t flights = 0;
+        for (size_t i = 0; i < t.count; i++)
+            if (t.events[i].kind == TRACE_TMA_FLIGHT) {
+                flights++;
+                cr_assert(t.events[i].dur_ns >= 320 && t.events[i].dur_ns <= 350, "l2_hit %d: %u ns", hit,
+                          t.events[i].dur_ns);
+            }
+        cr_assert_eq(flights, 1);
+        trace_free(&t);
+    }
+}
+
+/* hopper-facts.md, measured: the CTAs of one 132-CTA launch started within about 320 ns */
+Test(pipe, first_wave_starts_within_the_measured_launch_spread)
+{
+    pipe_desc d;
+    load("ws4_tma", &d);
+    d.iterations = 1;
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_result r;
+    run(&d, &r, &t);
+    int64_t first[132];
+    for (int c = 0; c < 132; c++)
+        first[c] = INT64_MAX;
+    for (size_t i = 0; i < t.count; i++) {
+        const trace_event *ev = &t.events[i];
+        if (ev->kind == TRACE_BAR_EXPECT_TX && ev->cta < 132 && ev->t_ns < first[ev->cta])
+            first[ev->cta] = ev->t_ns;
+    }
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int c = 0; c < 132; c++) {
+        cr_assert_neq(first[c], INT64_MAX, "CTA %d never announced its copy", c);
+        lo = first[c] < lo ? first[c] : lo;
+        hi = first[c] > hi ? first[c] : hi;
+    }
+    cr_assert(hi - lo > 0 && hi - lo <= 320, "first-wave starts spread over %lld ns", (long long)(hi - lo));
+    trace_free(&t);
+}
+
+Test(pipe, every_timing_parameter_names_its_source)
+{
+    size_t n;
+    const params_info *t = params_table(&n);
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = t[i].source;
+        int sourced = strstr(s, "estimate") || strstr(s, "hopper-facts.md") || strstr(s, "arXiv") || strstr(s, "whitepaper");
+        cr_assert(sourced, "%s: source '%s' is neither an estimate nor a named source", t[i].name, s);
+        int found = 0;
+        cr_assert_eq(params_get(&p, t[i].name, &found), t[i].h100);
+        cr_assert(found);
+    }
+}
+
 /* ---- the command line: exit codes, trace output, Chrome export round trip ---- */
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -304,6 +377,47 @@ Test(pipe_cli, sweep_rederives_the_counts_the_description_left_to_derive)
     /* a fractional stage count is bad input, refused before any row is printed */
     cr_assert_eq(sh(TMASIM_BIN " sim examples/ws4_tma.yaml --sweep stages=2,2.5 2>/dev/null | grep -q ."), 1);
     cr_assert_eq(sh(TMASIM_BIN " sim examples/ws4_tma.yaml --sweep stages=2,2.5 >/dev/null 2>&1"), 2);
+}
+
+static long long kernel_ns_of(const char *cmd)
+{
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    char buf[4096] = {0};
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    pclose(f);
+    buf[n] = 0;
+    long long ns = -1;
+    const char *k = strstr(buf, "\"kernel_ns\":");
+    cr_assert_not_null(k, "no kernel_ns in '%s'", buf);
+    sscanf(k, "\"kernel_ns\":%lld", &ns);
+    return ns;
+}
+
+Test(pipe_cli, parameters_overridden_from_a_file)
+{
+    char path[64], cmd[512];
+    snprintf(path, sizeof path, "/tmp/test_pipe_params.%ld", (long)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "# half the DRAM bandwidth\nhbm_bytes_per_ns = 1500   # B/ns\n");
+    fclose(f);
+    long long base = kernel_ns_of(TMASIM_BIN " sim examples/memory_bound.yaml --format json");
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " sim examples/memory_bound.yaml --params %s --format json", path);
+    long long half = kernel_ns_of(cmd);
+    /* memory-bound: the time is the bytes over the DRAM bandwidth, so halving it doubles the time */
+    double ratio = (double)half / (double)base;
+    cr_assert(ratio > 1.9 && ratio < 2.1, "%lld ns vs %lld ns (ratio %.3f)", half, base, ratio);
+    /* a bad line: exit 2 with FILE:LINE and the field on one line */
+    f = fopen(path, "w");
+    fprintf(f, "hbm_bytes_per_ns = 1500\nwake_ns = soon\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " sim examples/memory_bound.yaml --params %s 2>&1 >/dev/null | grep -c \"%s:2: field 'wake_ns'\" | grep -qx 1",
+             path, path);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " sim examples/memory_bound.yaml --params %s >/dev/null 2>&1", path);
+    cr_assert_eq(sh(cmd), 2);
+    remove(path);
 }
 
 Test(pipe_cli, sim_trace_exports_to_chrome_and_back_exactly)
