@@ -124,6 +124,10 @@ static void print_header(FILE *out, const tm_plan *p)
     for (unsigned i = 0; i < d->rank; i++) fprintf(out, "%s%u", i ? "x" : "", p->loaded[i]);
     fprintf(out, "), row %u B, row pitch %u B, footprint %u B at 0x%x..0x%x, tx bytes %u\n", p->row_bytes,
             p->row_pitch, p->footprint_bytes, p->footprint_start, p->footprint_start + p->footprint_bytes, p->tx_bytes);
+    if (d->interleave != TM_INTERLEAVE_NONE)
+        fprintf(out, "            interleave (measured on the H100): an element is a %u B granule, dims[0] and coords[0]\n"
+                     "            count granules, dimension %u is not traversed (only coords[%u] is copied)\n",
+                p->elem_bits / 8, d->rank - 2, d->rank - 2);
 }
 
 /* The label of one 16-byte chunk: the coordinates of the first element in it, with
