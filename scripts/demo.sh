@@ -23,8 +23,8 @@ for a in "$@"; do
     *) echo "demo.sh: argument: '$a' is not one of: --window --help" >&2; exit 2 ;;
     esac
 done
-tmasim="$build/rel/tmasim"
-tmaview="$build/rel/tmaview"
+tmasim="${TMASIM:-$build/rel/tmasim}"
+tmaview="${TMAVIEW:-$build/rel/tmaview}"
 mkdir -p "$out"
 
 "$tmasim" demo --out "$out"

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -253,6 +254,11 @@ Test(tmaview, render_formats_and_range)
     cr_expect_eq(sh(out, sizeof out, "grep -c '<svg' a.svg"), 0);
     /* --range 0:2000 on a 1400-px-wide canvas: the first consumer wait covers the view */
     cr_assert_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render r.png --range 200:1800 sim.tmt", cwd, TMAVIEW_BIN), 0, "%s", out);
+    /* --stats: the range statistics and the wait histogram, headless */
+    cr_assert_eq(sh(out, sizeof out, LIB_LSAN "%s/%s --render st.png --stats 0:20us sim.tmt", cwd, TMAVIEW_BIN), 0, "%s", out);
+    img st = load_png("st.png");
+    cr_expect_gt(reddish_pixels(&st, 1100, 100, 1400, 700), 20, "no histogram bars with --stats");
+    cairo_surface_destroy(st.s);
     img m = load_png("r.png");
     cr_expect_geq(share(&m, 72, 130, 1090, SR, SG, SB), 0.95);
     cairo_surface_destroy(m.s);
@@ -402,4 +408,44 @@ Test(tmaview, bank_picture_of_a_selected_read_under_xvfb)
     rc = sh(out, sizeof out, LIB_LSAN "%s/%s --desc missing.yaml --render x.png sim.tmt", cwd, TMAVIEW_BIN);
     cr_expect_eq(rc, 2, "%s", out);
     cr_expect(strstr(out, "missing.yaml"), "%s", out);
+}
+
+/* make demo's pipeline part (scripts/demo.sh): without the H100 trace it says so and
+ * draws the simulated run; with a trace of the same kernel in the H100 directory it
+ * prints the diff summary and draws the comparison. The "measured" trace here is a
+ * second simulation of the same description: every event matches, error 0.0%. */
+Test(tmaview, demo_script_with_and_without_the_h100_trace)
+{
+    static char out[16384];
+    static char env[4096 + 512];
+    snprintf(env, sizeof env, "LSAN_OPTIONS=suppressions=%s/lsan.supp TMASIM=%s/%s TMAVIEW=%s/%s DEMO_OUT=%s/demo "
+             "DEMO_HW_DIR=%s/hw", dir, cwd, TMASIM_BIN, cwd, TMAVIEW_BIN, dir, dir);
+    /* a small pipeline of the demo's shape keeps the sanitizer build quick */
+    char path[256];
+    snprintf(path, sizeof path, "%s/examples", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/examples/tiny.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "name: tiny\nmode: warp_specialized\ngrid: {ctas: 4, ctas_per_sm: 1}\nwarps: {producer: 1, consumer: 2}\n"
+               "stages: 4\niterations: 16\ntensors:\n  - name: A\n    dtype: f16\n    dims: [4096, 4096]\n"
+               "    box: [64, 128]\n    swizzle: 128b\nconsumer:\n"
+               "  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1}\n  math: {kind: mma, amount: 1048576}\n");
+    fclose(f);
+    int rc = sh(out, sizeof out, "mkdir -p hw && env %s DEMO_PIPELINE=tiny %s/scripts/demo.sh", env, cwd);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "is missing"), "%s", out);
+    cr_expect(!strstr(out, "$ tmasim diff"), "a diff without a measured trace: %s", out);
+    cr_expect_eq(sh(out, sizeof out, "test -s demo/tiny.png && test -s demo/tiny_start.png"), 0);
+    rc = sh(out, sizeof out, "%s/%s sim examples/tiny.yaml -o hw/tiny.tmt >/dev/null && env %s DEMO_PIPELINE=tiny %s/scripts/demo.sh",
+            cwd, TMASIM_BIN, env, cwd);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect(!strstr(out, "is missing"), "%s", out);
+    cr_expect(strstr(out, "$ tmasim diff") && strstr(out, "error +0.0%"), "%s", out);
+    img m = load_png("demo/compare.png");
+    cr_expect_eq(m.w, 1400);
+    /* two panes: the stall colour appears in the top and in the bottom half of the lanes */
+    cr_expect_gt(reddish_pixels(&m, 121, 60, 1099, 380), 100);
+    cr_expect_gt(reddish_pixels(&m, 121, 420, 1099, 740), 100);
+    cairo_surface_destroy(m.s);
+    cr_expect_eq(sh(out, sizeof out, "test -s demo/compare_start.png"), 0);
 }
