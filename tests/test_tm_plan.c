@@ -526,6 +526,17 @@ Test(tm_plan, interleave_swizzle_on_dense_rows_as_recorded)
     cr_expect_eq(byte, 16, "dst+128 holds the second half of granule 4");
     cr_assert_eq(tm_plan_element_at(&big.p, 0x1800 + 144, &el, &byte), 1);
     cr_expect_eq(byte, 0);
+    /* the bytes of load 608 (u8 32B, box 32,1,1, swizzle 32B at 0x3000): 16-byte chunks
+     * 0 16 ... 112 on the even line, 144 128 176 160 ... on the odd one */
+    const uint64_t d608[] = {32, 8, 4}, s608[] = {32, 256};
+    const uint32_t b608[] = {32, 1, 1};
+    d = il_desc(TM_DTYPE_U8, TM_INTERLEAVE_32B, TM_SWIZZLE_32B, 3, d608, s608, b608, NULL);
+    il_load(&r, &d, (int32_t[]){0, 0, 0}, 0x3000);
+    cr_expect_eq(r.p.tx_bytes, 1024);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t odd_line = (i / 8) % 2;
+        cr_expect_eq(il_src(&r, 16 * i), (int64_t)(16 * (odd_line ? i ^ 1 : i)), "chunk %u", i);
+    }
 }
 
 /* NaN fill of whole granules (load 642: f16 16B, dims[0] 8, box 16: granules 8-15 are
