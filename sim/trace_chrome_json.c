@@ -158,6 +158,94 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
     return ERR_OK;
 }
 
+/* The line on which element `index` of the trace's event array starts (the top-level array,
+ * or the array under the top-level key "traceEvents"); 0 when not found. jansson keeps no
+ * positions for parsed values, so an error about one event re-scans the text for it. */
+static unsigned long element_line(const char *path, size_t index)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    unsigned long line = 1, found = 0;
+    int depth = 0, in_str = 0, esc = 0, target = -1, expect = 0, seen_any = 0, key_is_events = 0;
+    char str[12];
+    size_t slen = 0, count = 0;
+    int c;
+    while (!found && (c = fgetc(fp)) != EOF) {
+        if (in_str) {
+            if (c == '\n')
+                line++;
+            if (esc)
+                esc = 0;
+            else if (c == '\\')
+                esc = 1;
+            else if (c == '"') {
+                in_str = 0;
+                if (depth == 1)
+                    key_is_events = slen == 11 && !memcmp(str, "traceEvents", 11);
+            } else if (slen < sizeof str)
+                str[slen++] = (char)c;
+            continue;
+        }
+        if (c == '\n') {
+            line++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r')
+            continue;
+        if (expect && c != ']') {
+            if (count++ == index)
+                found = line;
+            expect = 0;
+        }
+        switch (c) {
+        case '"':
+            in_str = 1;
+            slen = 0;
+            break;
+        case '[':
+        case '{':
+            depth++;
+            if (c == '[' && ((depth == 1 && !seen_any) || (depth == 2 && key_is_events)) && target < 0) {
+                target = depth;
+                expect = 1;
+            }
+            break;
+        case ']':
+        case '}':
+            depth--;
+            expect = 0;
+            break;
+        case ',':
+            if (depth == target)
+                expect = 1;
+            break;
+        default:
+            break;
+        }
+        seen_any = 1;
+    }
+    fclose(fp);
+    return found;
+}
+
+/* "PATH: traceEvents[i]: ..." -> "PATH:LINE: traceEvents[i]: ..." */
+static void add_event_line(const char *path, size_t index, err_info *e)
+{
+    unsigned long line = element_line(path, index);
+    size_t plen = strlen(path);
+    if (!e || !line || strncmp(e->detail, path, plen) != 0 || e->detail[plen] != ':')
+        return;
+    char num[24];
+    int nlen = snprintf(num, sizeof num, ":%lu", line);
+    size_t cap = sizeof e->detail, len = strlen(e->detail);
+    if (len + (size_t)nlen >= cap)
+        len = cap - 1 - (size_t)nlen;
+    memmove(e->detail + plen + nlen, e->detail + plen, len - plen);
+    memcpy(e->detail + plen, num, (size_t)nlen);
+    e->detail[len + (size_t)nlen] = 0;
+}
+
 static int get_int(json_t *args, const char *field, int64_t lo, int64_t hi, int64_t *out, const char *path, size_t index,
                    err_info *e)
 {
@@ -181,6 +269,7 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
     if (!root)
         return err_set(e, ERR_BAD_INPUT, "chrome_json", "%s:%d: %s", path, je.line, je.text);
     int rc = ERR_OK;
+    size_t bad = SIZE_MAX;   /* the event an error is about */
     json_t *events = json_is_array(root) ? root : json_object_get(root, "traceEvents");
     if (!json_is_array(events)) {
         rc = err_set(e, ERR_BAD_INPUT, "chrome_json", "%s: field 'traceEvents' missing or not an array", path);
@@ -207,6 +296,7 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
     json_array_foreach(events, i, ev)
     {
         const char *ph = json_string_value(json_object_get(ev, "ph"));
+        bad = i;
         if (!ph) {
             rc = err_set(e, ERR_BAD_INPUT, "chrome_event", "%s: traceEvents[%zu]: field 'ph' missing", path, i);
             goto out;
@@ -240,7 +330,10 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
     trace_sort(t);
 out:
     json_decref(root);
-    if (rc)
+    if (rc) {
+        if (rc == ERR_BAD_INPUT && bad != SIZE_MAX)
+            add_event_line(path, bad, e);
         trace_free(t);
+    }
     return rc;
 }

@@ -420,6 +420,33 @@ Test(pipe_cli, parameters_overridden_from_a_file)
     remove(path);
 }
 
+Test(pipe_cli, malformed_chrome_import_names_file_line_and_field)
+{
+    char path[64], cmd[512];
+    snprintf(path, sizeof path, "/tmp/test_pipe_chrome.%ld.json", (long)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    /* line 4 starts traceEvents[1], whose kind is out of range */
+    fprintf(f, "{\"traceEvents\": [\n"
+               "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"a, [b]\"}},\n"
+               "\n"
+               "{\"ph\":\"i\",\"args\":{\"t_ns\":0,\"dur_ns\":0,\"iteration\":0,\"bytes\":0,\"cta\":0,\"phase\":0,"
+               "\"sm\":0,\"warp\":0,\"role\":0,\"stage\":0,\"kind\":42,\"barrier\":0,\"source\":0,\"flags\":0}}\n]}\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " export --import %s -o %s.tmt 2>&1 | grep -c \"%s:4: traceEvents\\[1\\]: field 'args.kind'\" | grep -qx 1",
+             path, path, path);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " export --import %s -o %s.tmt >/dev/null 2>&1", path, path);
+    cr_assert_eq(sh(cmd), 2);
+    /* a syntax error: jansson's line */
+    f = fopen(path, "w");
+    fprintf(f, "{\"traceEvents\": [\n{\"ph\": \"X\",,}\n]}\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " export --import %s -o %s.tmt 2>&1 | grep -q \"%s:2:\"", path, path, path);
+    cr_assert_eq(sh(cmd), 0);
+    remove(path);
+}
+
 Test(pipe_cli, sim_trace_exports_to_chrome_and_back_exactly)
 {
     char dir[48], cmd[1024];

@@ -218,3 +218,46 @@ Test(trace, large_sort_matches_the_comparator_order)
     }
     trace_free(&t);
 }
+
+Test(trace, sparse_times_take_the_radix_path_and_match_the_comparator)
+{
+    /* times spread over ~1 s (far wider than 4 x the event count): the LSD radix branch */
+    trace t;
+    trace_init(&t, TRACE_SRC_HW);
+    uint32_t x = 777;
+    for (int i = 0; i < 10000; i++) {
+        x = x * 1103515245u + 12345u;
+        int64_t tt = (int64_t)(x % 1000000007u) - 5000;
+        if (i % 3 == 0 && i)
+            tt = t.events[i - 1].t_ns;   /* ties, keys out of order */
+        trace_event ev = {.t_ns = tt, .warp = (uint8_t)(x % 9), .cta = (uint16_t)(x % 4), .source = TRACE_SRC_HW};
+        trace_push(&t, &ev, NULL);
+    }
+    trace_sort(&t);
+    for (size_t i = 1; i < t.count; i++) {
+        const trace_event *a = &t.events[i - 1], *b = &t.events[i];
+        cr_assert(a->t_ns < b->t_ns || (a->t_ns == b->t_ns && (a->cta < b->cta || (a->cta == b->cta && a->warp <= b->warp))),
+                  "events %zu and %zu out of order", i - 1, i);
+    }
+    trace_free(&t);
+}
+
+Test(trace, time_sorted_trace_only_orders_its_ties)
+{
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    /* in time order, but the three events at t = 5 are in reverse key (cta) order */
+    int64_t times[] = {1, 5, 5, 5, 9};
+    uint16_t ctas[] = {0, 3, 2, 1, 0};
+    for (int i = 0; i < 5; i++) {
+        trace_event ev = {.t_ns = times[i], .cta = ctas[i]};
+        trace_push(&t, &ev, NULL);
+    }
+    trace_sort(&t);
+    uint16_t want[] = {0, 1, 2, 3, 0};
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(t.events[i].t_ns, times[i]);
+        cr_assert_eq(t.events[i].cta, want[i], "event %d", i);
+    }
+    trace_free(&t);
+}
