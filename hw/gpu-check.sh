@@ -3,6 +3,11 @@
 # not installed there; tests/test_hw.c runs the same checks where it is), records
 # the whole validation corpus, and prints a short table last.
 #   bash hw/gpu-check.sh            (results under $OUT, or /tmp/tmahw-out)
+# Then `tmahw run` on every examples/*.yaml (traces under $OUT/pipelines) and a table:
+# example, kernel time, overhead %, bandwidth, correctness, events recorded.
+# Environment: SKIP_VALIDATE, SKIP_PIPELINES, EXAMPLES="a.yaml b.yaml", TRACE_CTAS (8),
+# PACK=1 (tar the result folders: the device tool brings back at most 8 files).
+# The GPU machine has no libyaml: run `make hwdeps` here first and carry build/hwdeps.
 set -u
 OUT=${OUT:-/tmp/tmahw-out}
 mkdir -p "$OUT"
@@ -25,7 +30,7 @@ check() { # name, expected exit, grep pattern (or -), command...
 
 echo "== device"; nvidia-smi -L 2>&1 | head -2; nvcc --version | tail -1
 echo "== build"
-make BUILD="$BUILD" hw -j8 >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log"; echo "BUILD FAILED"; exit 2; }
+make BUILD="$BUILD" hw -j16 >"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log"; echo "BUILD FAILED"; exit 2; }
 rm -f "$OUT/build.log"
 echo "== smoke"; timeout 120 "$T" smoke | cut -c1-400 | head -n 40
 
@@ -67,6 +72,66 @@ if [ -z "${SKIP_VALIDATE:-}" ]; then
     ls -la "$OUT/validation"
 fi
 
+# ---- pipelines: tmahw run on every example (issue 5) ----
+# Each description runs as a generated kernel: checked against the host reference,
+# timed with and without recording, traced (first TRACE_CTAS CTAs), counters side-car.
+PIPE="$OUT/pipelines"
+mkdir -p "$PIPE"
+jget() { grep -o "\"$1\":[^,}]*" "$2" | head -n1 | cut -d: -f2- | tr -d '"'; }
+ptable=()
+if [ -z "${SKIP_PIPELINES:-}" ]; then
+    echo "== pipelines (tmahw run)"
+    {
+        echo "{\"gpu\":\"$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)\","
+        echo " \"driver\":\"$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)\","
+        echo " \"cuda\":\"$(nvcc --version | tail -n1)\","
+        echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\","
+        echo " \"commit\":\"$(git rev-parse HEAD 2>/dev/null || echo unknown)\","
+        echo " \"command\":\"tmahw run EXAMPLE -o NAME.tmt --trace-ctas ${TRACE_CTAS:-8} --format json\"}"
+    } >"$PIPE/meta.json"
+    for f in ${EXAMPLES:-examples/*.yaml}; do
+        n=$(basename "$f" .yaml)
+        timeout 300 "$T" run "$f" -o "$PIPE/$n.tmt" --trace-ctas "${TRACE_CTAS:-8}" --format json \
+            >"$PIPE/$n.json" 2>"$PIPE/$n.err"
+        rc=$?
+        echo "-- $n: exit $rc"; head -c 600 "$PIPE/$n.err"
+        [ -s "$PIPE/$n.err" ] || rm -f "$PIPE/$n.err"
+        j="$PIPE/$n.json"
+        if [ ! -s "$j" ]; then
+            ptable+=("$(printf '%-24s %12s %9s %22s %-14s %8s' "$n" - - - "exit $rc" -)")
+            fail=$((fail+1)); results+=("FAIL run_$n (exit $rc, no report)")
+            continue
+        fi
+        kns=$(jget kernel_ns "$j"); ov=$(jget overhead_pct "$j"); bw=$(jget loaded_gbs "$j")
+        pct=$(jget bandwidth_pct "$j"); ok=$(jget correct "$j"); evs=$(jget events "$j"); hang=$(jget hang "$j")
+        corr=ok
+        [ "$ok" = true ] || corr=MISMATCH
+        [ "$hang" != null ] && [ -n "$hang" ] && corr=HANG
+        oa=$(jget over_arrival "$j"); [ -n "$oa" ] && [ "$corr" = ok ] && corr=OVER-ARRIVAL
+        ptable+=("$(printf '%-24s %10.1f us %8s%% %9s GB/s %5s%% %-14s %8s' "$n" "$(awk "BEGIN{print $kns/1000}")" \
+            "$ov" "$bw" "$pct" "$corr" "$evs")")
+        case $n in
+        bug_*) want=1 ;;
+        *) want=0 ;;
+        esac
+        if [ "$rc" = "$want" ] && { [ "$want" = 1 ] || [ "$corr" = ok ]; }; then
+            pass=$((pass+1)); results+=("PASS run_$n ($corr)")
+        else
+            fail=$((fail+1)); results+=("FAIL run_$n (exit $rc, wanted $want; $corr)")
+        fi
+    done
+fi
+if [ -n "${PACK:-}" ]; then   # the device tool returns at most 8 files: pack folders
+    for dir in pipelines validation; do
+        [ -d "$OUT/$dir" ] && tar czf "$OUT/$dir.tgz" -C "$OUT" "$dir" && rm -rf "${OUT:?}/$dir"
+    done
+fi
+
 echo "== GPU checks"
 printf '%s\n' "${results[@]}"
 echo "checks: $pass passed, $fail failed; validate exit $vrc"
+if [ ${#ptable[@]} -gt 0 ]; then
+    echo "== pipelines on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)"
+    printf '%-24s %13s %9s %22s %-14s %8s\n' example kernel overhead "bandwidth (% of D2D)" correctness events
+    printf '%s\n' "${ptable[@]}"
+fi

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hw.h"
+#include "run.h"
 #include "tm_flags.h"
 
 enum { EXIT_OK_ = 0, EXIT_FINDING_ = 1, EXIT_BAD_ = 2 };
@@ -821,7 +822,8 @@ int main(int argc, char **argv)
                 "  bank      run warp shared-memory instructions under the CUPTI Range Profiler, compare counts\n"
                 "  validate  record the whole corpus (traces/h100/validation) and print agreements\n"
                 "  corpus    sizes of the validation corpus and the model's view of it (no GPU needed)\n"
-                "  smoke     one layout case, four bank instructions (quick check of the device)\n\n"
+                "  smoke     one layout case, four bank instructions (quick check of the device)\n"
+                "  run       a pipeline description (examples/*.yaml) as a real kernel: checked, timed, traced\n\n"
                 "exit status: 0 ok, 1 finding (rejection, hang, mismatch), 2 bad input or no GPU\n");
         return argc < 2 ? EXIT_BAD_ : EXIT_OK_;
     }
@@ -836,6 +838,8 @@ int main(int argc, char **argv)
         return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(c, "smoke"))
         return cmd_smoke(argc - 1, argv + 1);
+    if (!strcmp(c, "run"))
+        return hw_cmd_run(argc - 1, argv + 1);
     if (!strcmp(c, "record-layout"))
         return cmd_record_layout(argc - 1, argv + 1);
     if (!strcmp(c, "record-encode"))

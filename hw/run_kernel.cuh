@@ -580,10 +580,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     }
 #endif
 
-#if MODE == 0 || MODE == 1
-    if (warp < NPROD || MODE == 1)
-        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-#endif
+    /* bulk stores (and any bulk group) must be complete before the CTA exits */
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #if MODE == 2
     asm volatile("cp.async.wait_all;" ::: "memory");
 #endif

@@ -34,23 +34,28 @@ uint64_t run_ref_tensor_bytes(const tm_desc *m)
     return end;
 }
 
-static uint32_t rd_u32(const uint8_t *img, size_t size, int64_t at)
+/* What one warp's reads of one stage load, as tile-relative global byte offsets: every
+ * 32-bit register a lane receives is (16 bits at lo) | (16 bits at hi) << 16, weighted as
+ * in hw/run_kernel.cuh (consume). Placement through the layout model (tm_plan_element_at)
+ * at tile coordinates 0; tiles are whole boxes inside the tensor, so it is the same for
+ * every tile. */
+typedef struct read_word {
+    uint64_t lo, hi;
+    uint32_t weight;
+} read_word;
+
+static int rel_of(const tm_plan *p, uint32_t smem, uint64_t *rel)
 {
-    if (at < 0 || (uint64_t)at + 4 > size)
-        return 0;
-    return (uint32_t)img[at] | (uint32_t)img[at + 1] << 8 | (uint32_t)img[at + 2] << 16 | (uint32_t)img[at + 3] << 24;
-}
-static uint32_t rd_u16(const uint8_t *img, size_t size, int64_t at)
-{
-    if (at < 0 || (uint64_t)at + 2 > size)
-        return 0;
-    return (uint32_t)img[at] | (uint32_t)img[at + 1] << 8;
+    tm_element el;
+    uint32_t byte = 0;
+    if (!tm_plan_element_at(p, smem, &el, &byte) || el.oob)
+        return -1;
+    *rel = el.global_offset + byte;
+    return 0;
 }
 
-/* The weighted sum one warp's reads of one stage give (hw/run_kernel.cuh, consume). */
-static uint32_t chunk_sum(const run_gen_info *g, uint32_t chunk, const uint8_t *img, size_t size, int64_t shift)
+static int read_words(const run_gen_info *g, const tm_plan *p, uint32_t chunk, read_word *out, uint32_t *n, err_info *e)
 {
-    uint32_t s = 0;
     uint32_t regs = 1;
     switch (g->rd_op) {
     case BANK_OP_LDS64: case BANK_OP_LDSM_X2: regs = 2; break;
@@ -58,48 +63,73 @@ static uint32_t chunk_sum(const run_gen_info *g, uint32_t chunk, const uint8_t *
     default: regs = 1; break;
     }
     const int matrix = bank_op_matrices(g->rd_op) != 0;
+    const uint32_t base = p->copy.smem_address;
+    *n = 0;
     for (uint32_t q = 0; q < g->rd_n; q++) {
         const uint32_t *tab = g->rd_tab + (size_t)(chunk * g->rd_n + q) * 32;
         for (uint32_t l = 0; l < 32; l++) {
             uint32_t w0 = ((q * 32 + l) * 4) * 2 + 1;
             for (uint32_t j = 0; j < regs; j++) {
-                uint32_t v;
+                uint32_t a_lo, a_hi;
                 if (!matrix) {
-                    v = rd_u32(img, size, shift + tab[l] + 4 * j);
+                    a_lo = base + tab[l] + 4 * j;
+                    a_hi = a_lo + 2;
                 } else if (!g->rd_trans) {
-                    v = rd_u32(img, size, shift + tab[8 * j + l / 4] + 4 * (l % 4));
+                    a_lo = base + tab[8 * j + l / 4] + 4 * (l % 4);
+                    a_hi = a_lo + 2;
                 } else {
-                    int64_t r0 = shift + tab[8 * j + 2 * (l % 4)], r1 = shift + tab[8 * j + 2 * (l % 4) + 1];
-                    v = rd_u16(img, size, r0 + 2 * (l / 4)) | rd_u16(img, size, r1 + 2 * (l / 4)) << 16;
+                    a_lo = base + tab[8 * j + 2 * (l % 4)] + 2 * (l / 4);
+                    a_hi = base + tab[8 * j + 2 * (l % 4) + 1] + 2 * (l / 4);
                 }
-                s += v * (w0 + 2 * j);
+                read_word *w = &out[(*n)++];
+                w->weight = w0 + 2 * j;
+                if (rel_of(p, a_lo, &w->lo) || rel_of(p, a_lo + 1, &w->lo) || rel_of(p, a_hi, &w->hi) ||
+                    rel_of(p, a_hi + 1, &w->hi))
+                    return err_set(e, ERR_BAD_INPUT, "consumer.reads", "read of shared byte %u or %u is outside the "
+                                   "box (padding): its value is not defined", a_lo, a_hi);
+                /* rel_of(a + 1) overwrote lo/hi with the second byte's offset: step back */
+                w->lo -= 1;
+                w->hi -= 1;
             }
         }
     }
-    return s;
+    return ERR_OK;
+}
+
+static uint32_t rd16(const uint8_t *b, uint64_t size, uint64_t at)
+{
+    return at + 2 <= size ? (uint32_t)b[at] | (uint32_t)b[at + 1] << 8 : 0;
 }
 
 int run_ref_sums(const pipe_desc *d, const run_gen_info *g, const uint8_t *const tensors[DESC_MAX_TENSORS],
                  const uint64_t sizes[DESC_MAX_TENSORS], uint32_t *sums, err_info *e)
 {
     const uint32_t t = g->rd_tensor, nt = g->ntiles[t], share = g->rd_share;
+    const uint32_t regs = g->rd_op == BANK_OP_LDS128 || g->rd_op == BANK_OP_LDSM_X4   ? 4
+                          : g->rd_op == BANK_OP_LDS64 || g->rd_op == BANK_OP_LDSM_X2 ? 2
+                                                                                     : 1;
+    const uint32_t per = g->rd_n * 32 * regs;
     uint32_t *cache = calloc((size_t)nt * share, sizeof *cache);
     uint8_t *done = calloc(nt, 1);
+    read_word *words = malloc(sizeof *words * (size_t)per * share);
+    uint32_t *counts = calloc(share, sizeof *counts);
     tm_plan plan;
     int rc = ERR_OK;
-    tm_copy c0 = {.smem_address = d->smem_base + d->tensors[t].smem_offset};
-    if ((rc = tm_plan_copy(&d->tensors[t].map, &c0, &plan, e)) != ERR_OK)
-        goto out;
-    uint8_t *img = malloc(plan.footprint_bytes + 64);
-    if (!cache || !done || !img) {
-        free(img);
+    if (!cache || !done || !words || !counts) {
         rc = err_set(e, ERR_IO, "out_of_memory", "reference of %u tiles", nt);
         goto out;
     }
     tm_desc map = d->tensors[t].map;
     map.global_address = 0;
+    tm_copy c0 = {.smem_address = d->smem_base + d->tensors[t].smem_offset};
+    if ((rc = tm_plan_copy(&map, &c0, &plan, e)) != ERR_OK)
+        goto out;
+    for (uint32_t k = 0; k < share && rc == ERR_OK; k++)
+        rc = read_words(g, &plan, k, words + (size_t)k * per, &counts[k], e);
+    if (rc)
+        goto out;
     memset(sums, 0, sizeof *sums * (size_t)d->ctas * g->nwarps);
-    for (uint32_t cta = 0; cta < d->ctas && rc == ERR_OK; cta++) {
+    for (uint32_t cta = 0; cta < d->ctas; cta++) {
         uint32_t src = cta;
         if (d->mode == PIPE_STASYNC) {
             uint32_t base = cta - cta % d->cluster;
@@ -108,27 +138,30 @@ int run_ref_sums(const pipe_desc *d, const run_gen_info *g, const uint8_t *const
         for (uint32_t it = 0; it < d->iterations; it++) {
             uint32_t id = run_gen_tile_id(d, src, it) % nt;
             if (!done[id]) {
-                tm_copy c = {.smem_address = c0.smem_address};
-                run_gen_tile_coords(d, g, t, id, c.coords);
-                tm_plan p;
-                if ((rc = tm_plan_copy(&map, &c, &p, e)) != ERR_OK)
-                    break;
-                memset(img, 0, p.footprint_bytes);
-                if ((rc = tm_plan_apply_load(&p, tensors[t], sizes[t], img, p.footprint_bytes, e)) != ERR_OK)
-                    break;
-                int64_t shift = (int64_t)c.smem_address - (int64_t)p.footprint_start;
-                for (uint32_t k = 0; k < share; k++)
-                    cache[(size_t)id * share + k] = chunk_sum(g, k, img, p.footprint_bytes, shift) * g->rd_repeat;
+                int32_t c[TM_MAX_RANK];
+                run_gen_tile_coords(d, g, t, id, c);
+                uint64_t origin = 0;
+                for (uint32_t k = 0; k < map.rank; k++)
+                    origin += (uint64_t)c[k] * plan.gstride[k];
+                for (uint32_t k = 0; k < share; k++) {
+                    uint32_t s = 0;
+                    const read_word *w = words + (size_t)k * per;
+                    for (uint32_t m = 0; m < counts[k]; m++)
+                        s += (rd16(tensors[t], sizes[t], origin + w[m].lo) |
+                              rd16(tensors[t], sizes[t], origin + w[m].hi) << 16) * w[m].weight;
+                    cache[(size_t)id * share + k] = s * g->rd_repeat;
+                }
                 done[id] = 1;
             }
             for (uint32_t w = d->producer_warps; w < g->nwarps; w++)
                 sums[(size_t)cta * g->nwarps + w] += cache[(size_t)id * share + (w - d->producer_warps) % share];
         }
     }
-    free(img);
 out:
     free(cache);
     free(done);
+    free(words);
+    free(counts);
     return rc;
 }
 
@@ -191,6 +224,8 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t c = 0; c < d->ctas; c++)
             for (uint32_t w = 0; w < nw; w++) {
+                if (pass == 1 && raw->trace_ctas && c >= raw->trace_ctas)
+                    break;
                 size_t gw = (size_t)c * nw + w;
                 uint32_t n = raw->evn[gw];
                 if (n > g->ev_cap) {

@@ -49,6 +49,7 @@ typedef struct run_raw {
     const uint64_t *cta_time;  /* per CTA: globaltimer, clock64 at start; at end */
     const uint32_t *cta_sm;
     int64_t gt_to_kernel_ns;   /* subtract from globaltimer to get ns from the kernel start (CUPTI) */
+    uint32_t trace_ctas;       /* convert the events of CTAs below this only (0: all) */
 } run_raw;
 
 /* Converts to trace events (source hw, the simulator's kinds and keys). Sets

@@ -1,0 +1,760 @@
+/* run_exec: `tmahw run DESC -o TRACE` (see run.h).
+ *
+ * 1. The description is parsed and derived (desc_load), the simulator gives its
+ *    verdict and prediction (pipe_run), the generator writes the kernel (run_gen).
+ * 2. NVRTC compiles it twice for sm_90a: with per-warp event recording and without.
+ * 3. Tensors are filled on the host (run_ref_fill) and uploaded; maps are encoded with
+ *    cuTensorMapEncodeTiled (multicast: one slice of the box per cluster rank).
+ * 4. A globaltimer/CUPTI calibration kernel estimates the offset between the GPU's
+ *    %globaltimer and CUPTI's activity timestamps.
+ * 5. Warm-up, then reps of both variants alternately, timed by CUPTI activity records
+ *    (CONCURRENT_KERNEL); every launch's checksums are compared with the host reference.
+ *    A hang (watchdog) stops after the first launch: the hang record and the simulator's
+ *    verdict are printed, the recorded variant is launched once for its trace.
+ * 6. The trace of the last recorded launch is converted (run_ref_trace) and written.
+ * 7. A separate, untimed launch under the Range Profiler gives counters (side-car JSON).
+ * 8. A device-to-device cudaMemcpy gives the copy bandwidth of this device, now. */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "hw.h"
+#include "pipe.h"
+#include "run.h"
+#include "run_gen.h"
+#include "run_ref.h"
+
+namespace {
+
+enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD = 2 };
+
+/* host mirror of the kernel's Params (hw/run_kernel.cuh): same order and sizes */
+struct kparams {
+    uint64_t cta_time, cta_sm, ev, evn, sums, sink, hang, arrivals;
+    uint64_t g[4];
+    uint64_t timeout_ns;
+};
+
+struct act_rec {
+    uint64_t start, end;
+};
+std::vector<act_rec> g_act;
+
+void CUPTIAPI buf_request(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *size = 1 << 20;
+    *buffer = (uint8_t *)aligned_alloc(8, *size);
+    *max_records = 0;
+}
+
+void CUPTIAPI buf_complete(CUcontext, uint32_t, uint8_t *buffer, size_t, size_t valid)
+{
+    CUpti_Activity *rec = NULL;
+    while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
+        if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+            const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+            g_act.push_back({k->start, k->end});
+        }
+    }
+    free(buffer);
+}
+
+int cupti_on(char *msg, size_t msgsz)
+{
+    static int done = 0;
+    if (done)
+        return 0;
+    CUptiResult r = cuptiActivityRegisterCallbacks(buf_request, buf_complete);
+    if (r == CUPTI_SUCCESS)
+        r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (r != CUPTI_SUCCESS) {
+        const char *s = NULL;
+        cuptiGetResultString(r, &s);
+        snprintf(msg, msgsz, "CUPTI activity: %s", s ? s : "?");
+        return -1;
+    }
+    done = 1;
+    return 0;
+}
+
+/* The newest kernel record after a synchronize. */
+int cupti_last(act_rec *out)
+{
+    size_t before = g_act.size();
+    cuptiActivityFlushAll(1);
+    if (g_act.size() <= before && g_act.empty())
+        return -1;
+    *out = g_act.back();
+    return g_act.size() > before ? 0 : -1;
+}
+
+__global__ void run_calib(unsigned long long *out)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (threadIdx.x == 0)
+        *out = t;
+}
+
+/* Offset between CUPTI timestamps and %globaltimer: median of (cupti start - globaltimer
+ * read by the kernel's first instruction); spread = max - min. */
+int calibrate(int64_t *offset, int64_t *spread)
+{
+    unsigned long long *d = NULL, h = 0;
+    if (cudaMalloc(&d, 8) != cudaSuccess)
+        return -1;
+    std::vector<int64_t> v;
+    for (int i = 0; i < 17; i++) {
+        run_calib<<<1, 32>>>(d);
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            break;
+        act_rec r;
+        if (cupti_last(&r))
+            continue;
+        cudaMemcpy(&h, d, 8, cudaMemcpyDeviceToHost);
+        if (i > 0)
+            v.push_back((int64_t)r.start - (int64_t)h);
+    }
+    cudaFree(d);
+    if (v.empty())
+        return -1;
+    std::sort(v.begin(), v.end());
+    *offset = v[v.size() / 2];
+    *spread = v.back() - v.front();
+    return 0;
+}
+
+double d2d_bandwidth(double *ms_out)
+{
+    const size_t bytes = 1ull << 30;
+    void *a = NULL, *b = NULL;
+    if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
+        cudaFree(a);
+        return 0;
+    }
+    cudaMemset(a, 1, bytes);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    std::vector<float> ms;
+    for (int i = 0; i < 11; i++) {
+        cudaEventRecord(e0);
+        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        float t = 0;
+        cudaEventElapsedTime(&t, e0, e1);
+        if (i > 0)
+            ms.push_back(t);
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaFree(a);
+    cudaFree(b);
+    std::sort(ms.begin(), ms.end());
+    *ms_out = ms[ms.size() / 2];
+    return 2.0 * (double)bytes / (ms[ms.size() / 2] * 1e6);   /* GB/s, read + written */
+}
+
+struct compiled {
+    CUmodule mod = NULL;
+    CUfunction fn = NULL;
+};
+
+int nvrtc_compile(const char *src, int record, compiled *out, char *msg, size_t msgsz)
+{
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, src, "tmahw_pipe.cu", 0, NULL, NULL) != NVRTC_SUCCESS) {
+        snprintf(msg, msgsz, "nvrtcCreateProgram failed");
+        return -1;
+    }
+    const char *opts[] = {"-arch=sm_90a", "-std=c++17", record ? "-DTMAHW_RECORD=1" : "-DTMAHW_RECORD=0", "-lineinfo"};
+    nvrtcResult r = nvrtcCompileProgram(prog, 4, opts);
+    if (r != NVRTC_SUCCESS) {
+        size_t n = 0;
+        nvrtcGetProgramLogSize(prog, &n);
+        std::vector<char> log(n + 1, 0);
+        nvrtcGetProgramLog(prog, log.data());
+        char *nl = strchr(log.data(), '\n');
+        if (nl && strchr(nl + 1, '\n'))
+            *strchr(nl + 1, '\n') = 0;
+        for (char *c = log.data(); *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        snprintf(msg, msgsz, "NVRTC: %s: %.400s", nvrtcGetErrorString(r), log.data());
+        nvrtcDestroyProgram(&prog);
+        return -1;
+    }
+    size_t n = 0;
+    nvrtcGetCUBINSize(prog, &n);
+    std::vector<char> cubin(n);
+    nvrtcGetCUBIN(prog, cubin.data());
+    nvrtcDestroyProgram(&prog);
+    CUresult cr = cuModuleLoadData(&out->mod, cubin.data());
+    if (cr == CUDA_SUCCESS)
+        cr = cuModuleGetFunction(&out->fn, out->mod, "tmahw_pipe");
+    if (cr != CUDA_SUCCESS) {
+        snprintf(msg, msgsz, "loading the module: %s", hw_cu_name(cr));
+        return -1;
+    }
+    return 0;
+}
+
+struct runner {
+    const pipe_desc *d;
+    const run_gen_info *g;
+    compiled rec, norec;
+    CUtensorMap maps[5];
+    kparams kp;
+    CUdeviceptr hang, arrivals, evn;
+    uint32_t arrivals_bytes;
+};
+
+int launch(runner *r, int record)
+{
+    const pipe_desc *d = r->d;
+    CUfunction fn = record ? r->rec.fn : r->norec.fn;
+    cuMemsetD32(r->hang, 0, 8);
+    cuMemsetD32(r->arrivals, 0, r->arrivals_bytes / 4);
+    CUlaunchConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gridDimX = d->ctas;
+    cfg.gridDimY = cfg.gridDimZ = 1;
+    cfg.blockDimX = r->g->nwarps * 32;
+    cfg.blockDimY = cfg.blockDimZ = 1;
+    cfg.sharedMemBytes = r->g->dyn_smem_bytes;
+    CUlaunchAttribute attr[1];
+    if (d->cluster > 1) {
+        attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attr[0].value.clusterDim.x = d->cluster;
+        attr[0].value.clusterDim.y = 1;
+        attr[0].value.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+    }
+    void *args[6] = {&r->maps[0], &r->maps[1], &r->maps[2], &r->maps[3], &r->maps[4], &r->kp};
+    CUresult cr = cuLaunchKernelEx(&cfg, fn, args, NULL);
+    if (cr != CUDA_SUCCESS)
+        return (int)cr;
+    return (int)cuCtxSynchronize();
+}
+
+int launch_rec_cb(void *ctx) { return launch((runner *)ctx, 0); }
+
+const char *role_of(const pipe_desc *d, uint32_t warp)
+{
+    if (warp < d->producer_warps)
+        return "producer";
+    return d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? "mixed" : "consumer";
+}
+
+void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tmahw run DESC.yaml -o TRACE.tmt [--format table|json|csv] [--reps N] [--timeout-ms MS]\n"
+            "                 [--no-counters] [--source FILE] [--trace-ctas N]\n\n"
+            "Runs the pipeline description as a real kernel (generated, compiled with NVRTC for sm_90a):\n"
+            "TMA/cp.async/st.async copies, the described mbarriers, roles, stages, reads and math. Checks every\n"
+            "consumer's checksum against the host reference, bounds every wait by a watchdog (a hang is\n"
+            "reported with its CTA, warp, barrier, phase and iteration next to the simulator's verdict),\n"
+            "times the kernel with and without event recording (CUPTI), writes the per-warp trace\n"
+            "(traces/FORMAT.md, source hw), Range Profiler counters to TRACE minus .tmt plus .counters.json,\n"
+            "and compares the bytes loaded per second with a device-to-device cudaMemcpy.\n\n"
+            "  -o TRACE         trace file to write (required)\n"
+            "  --reps N         timed launches of each variant (default 5)\n"
+            "  --timeout-ms MS  watchdog per wait (default 200)\n"
+            "  --no-counters    skip the Range Profiler run\n"
+            "  --source FILE    also write the generated CUDA source\n"
+            "  --trace-ctas N   write the events of the first N CTAs only (all CTAs run and are checked)\n"
+            "exit status: 0 ok, 1 finding (hang, checksum or store mismatch, over-arrival), 2 bad input or no GPU\n");
+}
+
+} // namespace
+
+int hw_cmd_run(int argc, char **argv)
+{
+    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL;
+    int reps = 5, counters = 1;
+    uint32_t trace_ctas = 0;
+    double timeout_ms = 200;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--no-counters")) {
+            counters = 0;
+            continue;
+        }
+        if (argv[i][0] == '-') {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tmahw run: %s: missing value\n", argv[i]);
+                return EXIT_BAD;
+            }
+            const char *v = argv[++i];
+            char *end = NULL;
+            if (!strcmp(argv[i - 1], "-o"))
+                out_path = v;
+            else if (!strcmp(argv[i - 1], "--source"))
+                src_path = v;
+            else if (!strcmp(argv[i - 1], "--format")) {
+                if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "csv")) {
+                    fprintf(stderr, "tmahw run: --format: '%s' (allowed table, json, csv)\n", v);
+                    return EXIT_BAD;
+                }
+                fmt = v;
+            } else if (!strcmp(argv[i - 1], "--reps")) {
+                reps = (int)strtol(v, &end, 10);
+                if (!end || *end || reps < 1 || reps > 100) {
+                    fprintf(stderr, "tmahw run: --reps: '%s' (allowed 1..100)\n", v);
+                    return EXIT_BAD;
+                }
+            } else if (!strcmp(argv[i - 1], "--trace-ctas")) {
+                long n = strtol(v, &end, 10);
+                if (!end || *end || n < 1 || n > 65535) {
+                    fprintf(stderr, "tmahw run: --trace-ctas: '%s' (allowed 1..65535)\n", v);
+                    return EXIT_BAD;
+                }
+                trace_ctas = (uint32_t)n;
+            } else if (!strcmp(argv[i - 1], "--timeout-ms")) {
+                timeout_ms = strtod(v, &end);
+                if (!end || *end || timeout_ms < 1 || timeout_ms > 10000) {
+                    fprintf(stderr, "tmahw run: --timeout-ms: '%s' (allowed 1..10000)\n", v);
+                    return EXIT_BAD;
+                }
+            } else {
+                fprintf(stderr, "tmahw run: %s: unknown flag (see --help)\n", argv[i - 1]);
+                return EXIT_BAD;
+            }
+            continue;
+        }
+        if (desc_path) {
+            fprintf(stderr, "tmahw run: '%s': one description only (see --help)\n", argv[i]);
+            return EXIT_BAD;
+        }
+        desc_path = argv[i];
+    }
+    if (!desc_path || !out_path) {
+        fprintf(stderr, "tmahw run: %s is required (tmahw run DESC.yaml -o TRACE.tmt)\n", desc_path ? "-o TRACE" : "DESC");
+        return EXIT_BAD;
+    }
+
+    static pipe_desc d;
+    err_info e = {};
+    if (desc_load(desc_path, &d, &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: %s\n", e.detail);
+        return EXIT_BAD;
+    }
+    run_gen_info g;
+    if (run_gen_prepare(&d, &g, &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: %s\n", e.detail);
+        return e.code == ERR_BAD_INPUT ? EXIT_BAD : EXIT_FINDING;
+    }
+    char *src = NULL;
+    if (run_gen_source(&d, &g, &src, &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: %s\n", e.detail);
+        return EXIT_BAD;
+    }
+    if (src_path) {
+        FILE *f = fopen(src_path, "w");
+        if (!f) {
+            fprintf(stderr, "tmahw run: --source: cannot write '%s'\n", src_path);
+            return EXIT_BAD;
+        }
+        fputs(src, f);
+        fclose(f);
+    }
+    /* the simulator's verdict for the same description */
+    pipe_result sim;
+    err_info sv = {};
+    int sim_rc = pipe_run(&d, NULL, &sim, &e);
+    int sim_finding = sim_rc == ERR_OK ? pipe_verdict(&sim, &sv) : ERR_IO;
+    char sim_text[400];
+    if (sim_rc != ERR_OK)
+        snprintf(sim_text, sizeof sim_text, "simulator failed: %s", e.detail);
+    else if (sim_finding == ERR_OK)
+        snprintf(sim_text, sizeof sim_text, "ok, predicted %.1f us", sim.kernel_ns / 1000.0);
+    else
+        snprintf(sim_text, sizeof sim_text, "%s: %.360s", sv.rule, sv.detail);
+
+    hw_device dev;
+    char msg[600];
+    if (hw_open(&dev, msg, sizeof msg)) {
+        fprintf(stderr, "tmahw run: no usable GPU: %s\n", msg);
+        return EXIT_BAD;
+    }
+    if (dev.cc_major != 9) {
+        fprintf(stderr, "tmahw run: no usable GPU: %s is sm_%d%d (needs sm_90)\n", dev.name, dev.cc_major, dev.cc_minor);
+        return EXIT_BAD;
+    }
+    if (cupti_on(msg, sizeof msg)) {
+        fprintf(stderr, "tmahw run: %s\n", msg);
+        return EXIT_FINDING;
+    }
+    runner R;
+    R.d = &d;
+    R.g = &g;
+    if (nvrtc_compile(src, 1, &R.rec, msg, sizeof msg) || nvrtc_compile(src, 0, &R.norec, msg, sizeof msg)) {
+        fprintf(stderr, "tmahw run: %s\n", msg);
+        return EXIT_BAD;
+    }
+    free(src);
+    cuFuncSetAttribute(R.rec.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.dyn_smem_bytes);
+    cuFuncSetAttribute(R.norec.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.dyn_smem_bytes);
+
+    /* tensors */
+    std::vector<std::vector<uint8_t>> host(d.ntensors);
+    const uint8_t *tens[DESC_MAX_TENSORS] = {};
+    uint64_t tsize[DESC_MAX_TENSORS] = {};
+    memset(&R.kp, 0, sizeof R.kp);
+    memset(R.maps, 0, sizeof R.maps);
+    for (uint32_t t = 0; t < d.ntensors; t++) {
+        tsize[t] = run_ref_tensor_bytes(&d.tensors[t].map);
+        host[t].resize(tsize[t] + 64);
+        run_ref_fill(host[t].data(), tsize[t], t);
+        tens[t] = host[t].data();
+        CUdeviceptr p;
+        if (cuMemAlloc(&p, tsize[t] + 64) != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: out of device memory for tensors[%u] (%llu bytes)\n", t,
+                    (unsigned long long)tsize[t]);
+            return EXIT_BAD;
+        }
+        cuMemcpyHtoD(p, host[t].data(), tsize[t]);
+        R.kp.g[t] = p;
+        tm_desc m = d.tensors[t].map;
+        m.global_address = p;
+        if (d.multicast)
+            m.box[m.rank - 1] = g.slice_rows[t];
+        CUresult er = hw_encode(&m, &R.maps[t]);
+        if (er != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected tensors[%u] (%s): %s\n", t, d.tensors[t].name,
+                    hw_cu_name(er));
+            return EXIT_BAD;
+        }
+    }
+    CUdeviceptr store_out = 0;
+    size_t store_bytes = 0;
+    if (g.stores_per_cta) {
+        tm_desc m = d.tensors[0].map;
+        const tm_dtype_info *inf = tm_dtype_get(m.dtype);
+        uint32_t eb = inf->bits / 8;
+        m.rank = 2;
+        m.dims[0] = m.box[0];
+        m.dims[1] = (uint64_t)m.box[1] * g.stores_per_cta * d.ctas;
+        m.strides[0] = (uint64_t)m.box[0] * eb;
+        store_bytes = m.dims[1] * m.strides[0];
+        cuMemAlloc(&store_out, store_bytes);
+        cuMemsetD8(store_out, 0, store_bytes);
+        m.global_address = store_out;
+        CUresult er = hw_encode(&m, &R.maps[4]);
+        if (er != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected the store map: %s\n", hw_cu_name(er));
+            return EXIT_BAD;
+        }
+    }
+    const uint32_t nw = d.ctas * g.nwarps;
+    CUdeviceptr p_time, p_sm, p_ev, p_evn, p_sums, p_sink;
+    size_t ev_bytes = (size_t)nw * g.ev_cap * sizeof(run_raw_ev);
+    R.arrivals_bytes = d.ctas * 2 * d.stages * 4 * 4;
+    if (cuMemAlloc(&p_time, (size_t)d.ctas * 32) || cuMemAlloc(&p_sm, (size_t)d.ctas * 4) || cuMemAlloc(&p_ev, ev_bytes) ||
+        cuMemAlloc(&p_evn, (size_t)nw * 4) || cuMemAlloc(&p_sums, (size_t)nw * 4) || cuMemAlloc(&p_sink, (size_t)nw * 4) ||
+        cuMemAlloc(&R.hang, 32) || cuMemAlloc(&R.arrivals, R.arrivals_bytes)) {
+        fprintf(stderr, "tmahw run: out of device memory for the event buffer (%zu bytes)\n", ev_bytes);
+        return EXIT_BAD;
+    }
+    cuMemsetD32(p_evn, 0, nw);
+    R.evn = p_evn;
+    R.kp.cta_time = p_time;
+    R.kp.cta_sm = p_sm;
+    R.kp.ev = p_ev;
+    R.kp.evn = p_evn;
+    R.kp.sums = p_sums;
+    R.kp.sink = p_sink;
+    R.kp.hang = R.hang;
+    R.kp.arrivals = R.arrivals;
+    R.kp.timeout_ns = (uint64_t)(timeout_ms * 1e6);
+
+    std::vector<uint32_t> want(nw), got(nw);
+    if (run_ref_sums(&d, &g, tens, tsize, want.data(), &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: reference: %s: %s\n", e.rule, e.detail);
+        return EXIT_BAD;
+    }
+    int64_t gt_off = 0, gt_spread = -1;
+    int calib_ok = calibrate(&gt_off, &gt_spread) == 0;
+
+    /* ---- launches ---- */
+    uint32_t hang_rec[8] = {0};
+    int hung = 0, launch_err = 0;
+    uint64_t mismatched_launches = 0, first_bad_warp = UINT64_MAX;
+    std::vector<double> t_rec, t_norec;
+    act_rec last_rec = {0, 0};
+    auto check = [&](int record) -> int {
+        int rc = launch(&R, record);
+        if (rc) {
+            launch_err = rc;
+            return -1;
+        }
+        act_rec a = {0, 0};
+        int have = cupti_last(&a) == 0;
+        cuMemcpyDtoH(hang_rec, R.hang, 32);
+        if (hang_rec[0]) {
+            hung = 1;
+            return -1;
+        }
+        cuMemcpyDtoH(got.data(), p_sums, (size_t)nw * 4);
+        for (uint32_t k = 0; k < nw; k++)
+            if (got[k] != want[k]) {
+                if (mismatched_launches == 0)
+                    first_bad_warp = k;
+                mismatched_launches++;
+                break;
+            }
+        if (have) {
+            (record ? t_rec : t_norec).push_back((double)(a.end - a.start));
+            if (record)
+                last_rec = a;
+        }
+        return 0;
+    };
+    if (check(0) == 0) {   /* warm-up (module load, caches), checked but not timed */
+        t_norec.clear();
+        for (int k = 0; k < reps && !hung && !launch_err; k++)
+            if (check(0) || check(1))
+                break;
+    }
+    if (launch_err) {
+        fprintf(stderr, "tmahw run: kernel failed: %s\n", hw_cu_name((CUresult)launch_err));
+        return EXIT_FINDING;
+    }
+    if (hung) {
+        /* one recorded launch for the trace of the hang */
+        hung = 0;
+        int rc = launch(&R, 1);
+        if (rc) {
+            fprintf(stderr, "tmahw run: kernel failed: %s\n", hw_cu_name((CUresult)rc));
+            return EXIT_FINDING;
+        }
+        cupti_last(&last_rec);
+        cuMemcpyDtoH(hang_rec, R.hang, 32);
+        hung = 1;
+    }
+
+    /* over-arrival: local arrivals on empty barriers that completed a phase, as the
+     * arrive's returned state reports it, against the phases the description implies */
+    char arrival_finding[300] = "";
+    if (!hung && !d.multicast && d.mode != PIPE_STASYNC && !d.never_release) {
+        std::vector<uint32_t> hist(R.arrivals_bytes / 4);
+        cuMemcpyDtoH(hist.data(), R.arrivals, R.arrivals_bytes);
+        int after = 0;   /* pending count reported after the arrival (bin 0 seen) */
+        for (uint32_t c = 0; c < d.ctas; c++)
+            for (uint32_t s = 0; s < d.stages; s++)
+                if (hist[((size_t)c * 2 * d.stages + d.stages + s) * 4 + 0])
+                    after = 1;
+        for (uint32_t c = 0; c < d.ctas && !arrival_finding[0]; c++)
+            for (uint32_t s = 0; s < d.stages; s++) {
+                const uint32_t *h = &hist[((size_t)c * 2 * d.stages + d.stages + s) * 4];
+                uint32_t phases = d.iterations / d.stages + (s < d.iterations % d.stages ? 1u : 0u);
+                uint32_t completed = after ? h[0] : h[1];
+                if (completed != phases) {
+                    snprintf(arrival_finding, sizeof arrival_finding,
+                             "CTA %u empty[%u]: consumer arrivals completed %u phases for %u iterations "
+                             "(arrivals seeing pending 0/1/2/3+: %u/%u/%u/%u, init count %u)",
+                             c, s, completed, phases, h[0], h[1], h[2], h[3], d.empty_count);
+                    break;
+                }
+            }
+    }
+
+    /* ---- trace ---- */
+    std::vector<run_raw_ev> ev((size_t)nw * g.ev_cap);
+    std::vector<uint32_t> evn(nw), sm(d.ctas);
+    std::vector<uint64_t> ctime((size_t)d.ctas * 4);
+    cuMemcpyDtoH(ev.data(), p_ev, ev_bytes);
+    cuMemcpyDtoH(evn.data(), p_evn, (size_t)nw * 4);
+    cuMemcpyDtoH(sm.data(), p_sm, (size_t)d.ctas * 4);
+    cuMemcpyDtoH(ctime.data(), p_time, (size_t)d.ctas * 32);
+    run_raw raw = {ev.data(), evn.data(), ctime.data(), sm.data(), 0, 0};
+    if (trace_ctas && trace_ctas < d.ctas)
+        raw.trace_ctas = (trace_ctas + d.cluster - 1) / d.cluster * d.cluster;
+    if (calib_ok && last_rec.start)
+        raw.gt_to_kernel_ns = (int64_t)last_rec.start - gt_off;
+    else {   /* no calibration: the first CTA start is time 0 */
+        uint64_t m = UINT64_MAX;
+        for (uint32_t c = 0; c < d.ctas; c++)
+            m = std::min(m, ctime[4 * (size_t)c]);
+        raw.gt_to_kernel_ns = (int64_t)m;
+    }
+    trace tr;
+    trace_init(&tr, TRACE_SRC_HW);
+    uint32_t overflowed = 0;
+    if (run_ref_trace(&d, &g, &raw, &tr, &overflowed, &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: trace: %s\n", e.detail);
+        return EXIT_FINDING;
+    }
+    if (overflowed)
+        fprintf(stderr, "tmahw run: warning: %u warp(s) overflowed their event buffer (%u events): trace flagged incomplete\n",
+                overflowed, g.ev_cap);
+    auto median = [](std::vector<double> v) -> double {
+        if (v.empty())
+            return 0;
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    double k_norec = median(t_norec), k_rec = median(t_rec);
+    double overhead = k_norec > 0 && k_rec > 0 ? 100.0 * (k_rec - k_norec) / k_norec : 0;
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    snprintf(tr.gpu, sizeof tr.gpu, "%.63s", dev.name);
+    snprintf(tr.name, sizeof tr.name, "%s", d.name);
+    {
+        char note[400];
+        snprintf(note, sizeof note, "tmahw run; driver %d.%d; %s; no-record kernel %.0f ns (median of %zu); "
+                 "gt spread %lld ns; CTAs traced %u/%u",
+                 dev.driver_version / 1000, (dev.driver_version % 1000) / 10, date, k_norec, t_norec.size(),
+                 (long long)gt_spread, raw.trace_ctas ? raw.trace_ctas : d.ctas, d.ctas);
+        snprintf(tr.note, sizeof tr.note, "%.127s", note);
+    }
+    tr.kernel_ns = last_rec.end > last_rec.start ? (int64_t)(last_rec.end - last_rec.start) : (int64_t)k_norec;
+    if (trace_write(out_path, &tr, &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: %s\n", e.detail);
+        return EXIT_BAD;
+    }
+
+    /* ---- correctness ---- */
+    char correct[300];
+    int correct_ok = 0;
+    uint64_t bad_stores = 0;
+    if (hung)
+        snprintf(correct, sizeof correct, "n/a (hang)");
+    else {
+        err_info se = {};
+        if (g.stores_per_cta) {
+            std::vector<uint8_t> out(store_bytes);
+            cuMemcpyDtoH(out.data(), store_out, store_bytes);
+            bad_stores = run_ref_check_stores(&d, &g, tens[0], out.data(), &se);
+        }
+        if (mismatched_launches) {
+            uint32_t k = (uint32_t)first_bad_warp;
+            snprintf(correct, sizeof correct, "MISMATCH in %llu of %zu launches (first: CTA %u warp %u checksum 0x%08x, "
+                     "reference 0x%08x)", (unsigned long long)mismatched_launches, t_rec.size() + t_norec.size() + 1,
+                     k / g.nwarps, k % g.nwarps, got[k], want[k]);
+        } else if (bad_stores)
+            snprintf(correct, sizeof correct, "STORE MISMATCH: %llu stores differ (%.200s)", (unsigned long long)bad_stores,
+                     se.detail);
+        else {
+            correct_ok = 1;
+            snprintf(correct, sizeof correct, "ok (%u warps x %zu launches%s%s)", nw, t_rec.size() + t_norec.size() + 1,
+                     g.rd_probe ? ", probe reads" : "", g.stores_per_cta ? ", stores match" : "");
+        }
+    }
+
+    /* ---- bandwidth ---- */
+    double d2d_ms = 0, d2d = d2d_bandwidth(&d2d_ms);
+    double loaded = (double)d.iterations * d.copy_bytes * (d.multicast ? d.ctas / d.cluster : d.ctas);
+    double kbw = k_norec > 0 ? loaded / k_norec : 0;   /* bytes/ns = GB/s */
+
+    /* ---- counters (separate, untimed launch) ---- */
+    char counters_path[600] = "";
+    if (counters && !hung) {
+        static const char *const want_m[] = {
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+            "smsp__sass_inst_executed_op_shared_ld.sum",
+            "smsp__sass_inst_executed_op_ldsm.sum",
+            "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
+            "l1tex__m_xbar2l1tex_read_bytes.sum",
+            "smsp__inst_executed_op_tma_ld.sum",
+            "lts__t_bytes.sum",
+            "lts__t_sectors_srcunit_tex_op_read.sum",
+            "dram__bytes_read.sum",
+            "dram__bytes_write.sum",
+            "sm__cycles_elapsed.max",
+        };
+        const char *names[16];
+        double vals[16];
+        static char plog[16384];
+        plog[0] = 0;
+        int n = run_prof_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), launch_rec_cb, &R, names, vals, 16,
+                                  "tma", plog, sizeof plog, msg, sizeof msg);
+        snprintf(counters_path, sizeof counters_path, "%.*s.counters.json",
+                 (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
+                                                                                                 : strlen(out_path)),
+                 out_path);
+        FILE *f = fopen(counters_path, "w");
+        if (f) {
+            fprintf(f, "{\"name\":\"%s\",\"gpu\":\"%s\",\"date\":\"%s\",\"launch\":\"one untimed launch without "
+                       "recording, Range Profiler (auto range, kernel replay)\",",
+                    d.name, dev.name, date);
+            if (n < 0)
+                fprintf(f, "\"error\":\"%s\",", msg);
+            fprintf(f, "\"metrics\":{");
+            for (int k = 0; k < n; k++)
+                fprintf(f, "%s\"%s\":%.17g", k ? "," : "", names[k], vals[k]);
+            fprintf(f, "},\"model\":{\"read_wavefronts_per_warp_stage\":%llu,\"read_instructions_per_warp_stage\":%u,"
+                       "\"copy_bytes_per_stage\":%u},\"tma_base_metrics\":\"%s\"}\n",
+                    (unsigned long long)d.read_wavefronts, d.read_instructions, d.copy_bytes, plog);
+            fclose(f);
+        }
+        if (n < 0)
+            fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
+    }
+
+    /* ---- report ---- */
+    int finding = hung || !correct_ok || arrival_finding[0];
+    char hang_text[400] = "";
+    if (hung) {
+        uint32_t b = hang_rec[3];
+        snprintf(hang_text, sizeof hang_text,
+                 "CTA %u warp %u (%s) waits %s[%u] phase %u (iteration %u, parity %u): no completion within %.0f ms",
+                 hang_rec[1], hang_rec[2], role_of(&d, hang_rec[2]), b < d.stages ? "full" : "empty", b % d.stages,
+                 hang_rec[4], hang_rec[5], hang_rec[6], timeout_ms);
+    }
+    if (!strcmp(fmt, "json")) {
+        printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
+               "\"overhead_pct\":%.2f,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
+               "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
+               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\"}\n",
+               d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, kbw, d2d,
+               d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
+               hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
+               (long long)sim.kernel_ns, out_path, counters_path);
+    } else if (!strcmp(fmt, "csv")) {
+        printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
+               "overflowed_warps,hang,sim\n");
+        printf("%s,%s,%.0f,%.0f,%.2f,%.1f,%.1f,%.1f,%s,%zu,%u,\"%s\",\"%s\"\n", d.name, pipe_mode_name(d.mode), k_norec,
+               k_rec, overhead, kbw, d2d, d2d > 0 ? 100 * kbw / d2d : 0,
+               hung ? "hang" : correct_ok ? (arrival_finding[0] ? "over-arrival" : "ok") : "MISMATCH", tr.count,
+               overflowed, hang_text, sim_text);
+    } else {
+        printf("example       %s (%s, %u CTAs x %u warps, %u stages, %u iterations)\n", d.name, pipe_mode_name(d.mode),
+               d.ctas, g.nwarps, d.stages, d.iterations);
+        printf("device        %s, driver %d.%d\n", dev.name, dev.driver_version / 1000, (dev.driver_version % 1000) / 10);
+        printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", k_norec / 1000, t_norec.size());
+        printf("recorded      %.1f us (median of %zu): overhead %+.2f%%\n", k_rec / 1000, t_rec.size(), overhead);
+        printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", kbw,
+               d2d > 0 ? 100 * kbw / d2d : 0, d2d);
+        printf("correctness   %s\n", correct);
+        if (arrival_finding[0])
+            printf("over-arrival  %s\n", arrival_finding);
+        if (hung)
+            printf("HANG          %s\n", hang_text);
+        printf("simulator     %s\n", sim_text);
+        printf("events        %zu%s\n", tr.count, overflowed ? " (OVERFLOW: trace flagged incomplete)" : "");
+        printf("trace         %s\n", out_path);
+        if (counters_path[0])
+            printf("counters      %s\n", counters_path);
+    }
+    trace_free(&tr);
+    run_gen_free(&g);
+    hw_close(&dev);
+    return finding ? EXIT_FINDING : EXIT_OK;
+}
