@@ -66,6 +66,19 @@ static int bad(const char *field, const char *detail)
     return EXIT_BAD_INPUT;
 }
 
+#define BANK_VALUE_FLAGS \
+    "--op, --addr, --pattern, --format, --png, --svg, --padded, --xor, --access, --bytes-per-lane, --warps, --instr"
+
+/* Flags that take a value: an unknown flag is named as such, not as one missing its value. */
+static int is_value_flag(const char *flag)
+{
+    static const char *const mine[] = {"--op",  "--addr",   "--pattern", "--format",         "--png",   "--svg",
+                                       "--padded", "--xor", "--access", "--bytes-per-lane", "--warps", "--instr"};
+    for (size_t k = 0; k < sizeof mine / sizeof mine[0]; k++)
+        if (!strcmp(flag, mine[k])) return 1;
+    return tm_flags_is_mine(flag);
+}
+
 static int parse_args(int argc, char **argv, bank_opts *o)
 {
     err_info e = {0};
@@ -94,6 +107,12 @@ static int parse_args(int argc, char **argv, bank_opts *o)
             else if (!strcmp(flag, "--store")) o->store = 1;
             else o->compare = 1;
             continue;
+        }
+        if (!is_value_flag(flag)) {
+            snprintf(msg, sizeof msg,
+                     "'%s' is not a flag of tmasim bank (allowed: %s, --trans, --store, --compare-swizzles, "
+                     "the tensor-map flags of tmasim layout, --help)", flag, BANK_VALUE_FLAGS);
+            return bad(flag, msg);
         }
         if (eq) value = eq + 1;
         else if (i + 1 < argc) value = argv[++i];
@@ -231,14 +250,16 @@ static uint32_t worst_instr(const bank_result *res, uint32_t n)
 static int draw_pictures(const bank_opts *o, const tm_plan *plan, const bank_instr *ins, const bank_result *res,
                          uint32_t n)
 {
+    /* --instr out of range is bad input even without a picture to put it in. */
+    if (o->has_instr && o->instr >= n) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%llu is beyond the last instruction (allowed 0..%u)", (unsigned long long)o->instr,
+                 n ? n - 1 : 0);
+        return bad("--instr", msg);
+    }
     if (!o->png && !o->svg) return EXIT_OK;
     if (!n) return bad("--png/--svg", "no instruction to draw");
     uint32_t pick = o->has_instr ? (uint32_t)o->instr : worst_instr(res, n);
-    if (pick >= n) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "%u is beyond the last instruction (%u)", pick, n - 1);
-        return bad("--instr", msg);
-    }
     const char *paths[2] = {o->png, o->svg};
     for (int k = 0; k < 2; k++) {
         if (!paths[k]) continue;

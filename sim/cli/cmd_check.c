@@ -46,6 +46,9 @@ int cmd_check(int argc, char **argv)
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             if (cli_format_parse(argv[++i], &fmt, &e))
                 return cli_report("check", &e);
+        } else if (!strcmp(argv[i], "--format")) {
+            fprintf(stderr, "tmasim check: --format: needs a value (table csv json)\n");
+            return EXIT_BAD_INPUT;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "tmasim check: unknown option '%s' (allowed --format, --help)\n", argv[i]);
             return EXIT_BAD_INPUT;
@@ -57,7 +60,7 @@ int cmd_check(int argc, char **argv)
         }
     }
     if (!path) {
-        usage(stderr);
+        fprintf(stderr, "tmasim check: DESC.yaml: missing (usage: tmasim check DESC.yaml [--format table|csv|json])\n");
         return EXIT_BAD_INPUT;
     }
     pipe_desc d;

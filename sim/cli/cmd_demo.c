@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bank.h"
@@ -230,13 +231,18 @@ int cmd_demo(int argc, char **argv)
                 return cli_report("demo", &e);
         } else if (!strcmp(argv[i], "--no-picture")) {
             pictures = 0;
+        } else if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--format")) {
+            fprintf(stderr, "tmasim demo: %s: needs a value (%s)\n", argv[i],
+                    !strcmp(argv[i], "--out") ? "a writable directory" : "table csv json");
+            return EXIT_BAD_INPUT;
         } else {
             fprintf(stderr, "tmasim demo: flag: '%s' is not one of: --out DIR, --format table|csv|json, --no-picture, --help\n",
                     argv[i]);
             return EXIT_BAD_INPUT;
         }
     }
-    if (pictures && access(out_dir, W_OK) != 0) {
+    struct stat st;
+    if (pictures && (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(out_dir, W_OK) != 0)) {
         fprintf(stderr, "tmasim demo: --out: '%s' is not a writable directory\n", out_dir);
         return EXIT_BAD_INPUT;
     }

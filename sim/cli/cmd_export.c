@@ -34,6 +34,9 @@ int cmd_export(int argc, char **argv)
             import = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "-o")) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--chrome") || !strcmp(argv[i], "--import") || !strcmp(argv[i], "-o")) {
+            fprintf(stderr, "tmasim export: %s: needs a value (a file name)\n", argv[i]);
+            return EXIT_BAD_INPUT;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "tmasim export: unknown option '%s' (allowed --chrome, --import, -o, --help)\n", argv[i]);
             return EXIT_BAD_INPUT;
@@ -61,7 +64,8 @@ int cmd_export(int argc, char **argv)
         return EXIT_OK;
     }
     if (!in || !chrome) {
-        usage(stderr);
+        fprintf(stderr, "tmasim export: %s: missing (usage: tmasim export TRACE --chrome OUT.json, or "
+                        "tmasim export --import IN.json -o TRACE)\n", !in ? "TRACE" : "--chrome");
         return EXIT_BAD_INPUT;
     }
     trace t;

@@ -162,6 +162,15 @@ int cmd_sim(int argc, char **argv)
             params_file = argv[++i];
         } else if (i + 1 < argc && !strcmp(a, "--sweep")) {
             sweep = argv[++i];
+        } else if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--gpu") || !strcmp(a, "--params") ||
+                   !strcmp(a, "--sweep")) {
+            fprintf(stderr, "tmasim sim: %s: needs a value (%s)\n", a,
+                    !strcmp(a, "--format") ? "table csv json"
+                    : !strcmp(a, "-o")     ? "a trace file to write"
+                    : !strcmp(a, "--gpu")  ? "h100"
+                    : !strcmp(a, "--params") ? "a file of 'name = value' lines"
+                                             : "KEY=V1,V2,...");
+            return EXIT_BAD_INPUT;
         } else if (a[0] == '-') {
             fprintf(stderr, "tmasim sim: unknown option '%s' (allowed -o, --gpu, --params, --sweep, --format, "
                             "--params-list, --help)\n", a);
@@ -185,7 +194,8 @@ int cmd_sim(int argc, char **argv)
         return EXIT_OK;
     }
     if (!path) {
-        usage(stderr);
+        fprintf(stderr, "tmasim sim: DESC.yaml: missing (usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100] "
+                        "[--params FILE] [--sweep KEY=V1,V2,...] [--format table|csv|json])\n");
         return EXIT_BAD_INPUT;
     }
     if (params_file && params_load(&p, params_file, &e))
