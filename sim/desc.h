@@ -88,6 +88,13 @@ typedef struct pipe_desc {
 
     /* ---- appended (session 2): fields above keep their offsets ---- */
     pipe_reduce store_reduce;          /* store.reduce: 0 plain TMA store, else the reduction op */
+    /* cp_async only: synchronise with commit groups (cp.async.commit_group / wait_group N,
+     * __pipeline_commit / __pipeline_wait_prior) and a CTA barrier instead of mbarriers.
+     * Each warp: prologue commits stages-1 groups; iteration i: wait_group(wait_prior),
+     * bar.sync, copy + commit iteration i+stages-1 (an empty group past the end), consume i. */
+    int cpasync_groups;                /* cpasync.sync: wait_prior */
+    uint32_t cpasync_wait_prior;       /* N of wait_group; derived stages-2 (the correct value) */
+    int cpasync_wait_prior_given;      /* set to seed a bug (a larger N reads a stage in flight) */
 } pipe_desc;
 
 const char *pipe_mode_name(pipe_mode m);

@@ -323,6 +323,23 @@ static int store_field(ctx *c, const char *key, yaml_node_t *v, void *user)
     return get_u32(c, v, "store.every", 1, 1u << 24, &d->store_every);
 }
 
+static int cpasync_field(ctx *c, const char *key, yaml_node_t *v, void *user)
+{
+    pipe_desc *d = user;
+    if (!strcmp(key, "sync")) {
+        const char *s = scalar(v);
+        if (s && !strcmp(s, "wait_prior"))
+            d->cpasync_groups = 1;
+        else if (s && !strcmp(s, "mbarrier"))
+            d->cpasync_groups = 0;
+        else
+            return fail(c, v, "cpasync.sync", "'%s' (allowed mbarrier, wait_prior)", s ? s : "?", NULL);
+        return ERR_OK;
+    }
+    d->cpasync_wait_prior_given = 1;
+    return get_u32(c, v, "cpasync.wait_prior", 0, DESC_MAX_STAGES, &d->cpasync_wait_prior);
+}
+
 static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
 {
     pipe_desc *d = user;
@@ -350,6 +367,8 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
         return each_field(c, v, "barriers", "full_count, empty_count, expect_tx", barriers_field, d);
     } else if (!strcmp(key, "consumer")) {
         return each_field(c, v, "consumer", "release_lag, release, wait_parity_offset, reads, math", consumer_field, d);
+    } else if (!strcmp(key, "cpasync")) {
+        return each_field(c, v, "cpasync", "sync, wait_prior", cpasync_field, d);
     } else if (!strcmp(key, "store")) {
         return each_field(c, v, "store", "bytes, every, reduce", store_field, d);
     } else if (!strcmp(key, "tensors")) {
@@ -456,7 +475,8 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
         rc = err_set(e, ERR_BAD_INPUT, "empty", "%s:1: field '(document)': empty description", filename);
     else
         rc = each_field(&c, root, "",
-                        "name, mode, grid, cluster, warps, stages, iterations, smem_base, tensors, barriers, consumer, store",
+                        "name, mode, grid, cluster, warps, stages, iterations, smem_base, tensors, barriers, consumer, store, "
+                        "cpasync",
                         top_field, out);
     /* modes without a producer warp: the consumers copy */
     if (!rc && (out->mode == PIPE_MULTISTAGE || out->mode == PIPE_CPASYNC) && root) {

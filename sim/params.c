@@ -44,6 +44,7 @@ static const params_info table[] = {
      "estimate: a TMA store plus the L2 read-modify-write of the destination; re-measure"},
     {"smem_latency_cycles", P(smem_latency_cycles), 30, "cycles",
      PUB ": shared-memory load latency ~29-30 cycles (added once per stage's reads)"},
+    {"barsync_ns", P(barsync_ns), 20, "ns", "estimate: release of a CTA barrier (bar.sync), ~40 cycles; re-measure"},
     {"cta_launch_spread_ns", P(cta_launch_spread_ns), 320, "ns",
      SHEET ", measured: the CTAs of one 132-CTA launch started within about 320 ns (first-wave starts spread evenly)"},
 };

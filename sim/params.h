@@ -36,6 +36,7 @@ typedef struct pipe_params {
     double reduce_latency_ns;      /* TMA reduction (cp.reduce.async.bulk.tensor) issue -> wait_group returns */
     double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
     double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
+    double barsync_ns;             /* bar.sync (__syncthreads): last arrival -> the waiting warps run */
 } pipe_params;
 
 typedef struct params_info {

@@ -7,7 +7,7 @@
 #include "mbar.h"
 
 /* ---------------------------------------------------------------- event heap */
-enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE };
+enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE, EV_CP_GROUP_DONE };
 
 typedef struct sim_ev {
     int64_t t;                   /* ps */
@@ -68,7 +68,11 @@ static sim_ev heap_pop(heap *h)
 }
 
 /* ---------------------------------------------------------------- state */
-enum { ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_AFTER_MATH, ST_DONE };
+enum {
+    ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_AFTER_MATH, ST_DONE,
+    ST_G_COPY, ST_G_WAIT, ST_G_BAR, ST_G_ISSUE   /* cp.async commit groups (cpasync.sync: wait_prior) */
+};
+enum { GWAIT_NONE = 0, GWAIT_GROUP, GWAIT_BARSYNC };
 enum { ACT_PRODUCE, ACT_CONSUME, ACT_FINISH };
 
 typedef struct warp {
@@ -78,6 +82,9 @@ typedef struct warp {
     uint32_t prod_j, cons_i, released;
     int64_t wait_start, op_start;
     size_t wait_slot;            /* the wait's trace event, written when it starts (NO_SLOT: none) */
+    mbar_cpasync cp;             /* commit groups of this warp's cp.async copies */
+    int64_t group_last_done;     /* groups retire in commit order */
+    uint8_t gwait;               /* GWAIT_*: blocked in cp.async.wait_group or bar.sync */
     int64_t wait_phase;
     uint32_t wait_parity, wait_iter;
     uint16_t wait_bar;
@@ -89,6 +96,8 @@ typedef struct cta_state {
     uint32_t warps_left;
     int64_t end;
     int started;
+    uint32_t barsync_arrived;    /* warps arrived at the CTA barrier (bar.sync) */
+    uint64_t barsync_waiters;
 } cta_state;
 
 typedef struct sim {
@@ -197,13 +206,17 @@ static void merge_streams(sim *s)
 static void note_finding(sim *s, const err_info *fe, uint32_t cta, const warp *w, uint32_t bar, uint32_t iter)
 {
     if (s->r->findings++ == 0) {
-        char where[96];
-        if (w)
-            snprintf(where, sizeof where, "CTA %u warp %u (%s), iteration %u, %s[%u]", cta, w->idx,
-                     trace_role_name((trace_role)w->role), iter, bar < s->d->stages ? "full" : "empty", bar % s->d->stages);
+        char where[96], what[24];
+        uint32_t S = s->d->stages;
+        if (bar < 2 * S)
+            snprintf(what, sizeof what, "%s[%u]", bar < S ? "full" : "empty", bar % S);
         else
-            snprintf(where, sizeof where, "CTA %u, copy of iteration %u, %s[%u]", cta, iter,
-                     bar < s->d->stages ? "full" : "empty", bar % s->d->stages);
+            snprintf(what, sizeof what, "%s", bar == 2 * S ? "cp.async group" : "bar.sync");
+        if (w)
+            snprintf(where, sizeof where, "CTA %u warp %u (%s), iteration %u, %s", cta, w->idx,
+                     trace_role_name((trace_role)w->role), iter, what);
+        else
+            snprintf(where, sizeof where, "CTA %u, copy of iteration %u, %s", cta, iter, what);
         s->r->first = *fe;
         snprintf(s->r->first.detail, sizeof s->r->first.detail, "%s: %.150s", where, fe->detail);
     }
@@ -381,6 +394,94 @@ static void release_upto(sim *s, warp *w, int64_t upto_excl)
     }
 }
 
+/* ---------------------------------------------------------------- cp.async commit groups */
+/* Pseudo barrier numbers in the trace for the waits of the commit-group protocol. */
+static uint32_t group_bar(const sim *s)
+{
+    return 2 * s->d->stages;
+}
+static uint32_t barsync_bar(const sim *s)
+{
+    return 2 * s->d->stages + 1;
+}
+
+/* Copies this warp's share of iteration j (j < iterations; otherwise an empty group) and
+ * commits it as group j. Returns the warp's issue time in ps. */
+static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
+{
+    const pipe_desc *d = s->d;
+    int64_t cost = 0, done = s->now;
+    err_info fe;
+    if (j < d->iterations) {
+        uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
+        uint32_t instr = (bytes + 511) / 512;   /* 16 bytes per lane */
+        cost = (int64_t)(instr * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
+        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(d), 0);
+        mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
+        if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, &fe) != ERR_OK)
+            note_finding(s, &fe, w->cta, w, group_bar(s), j);
+        emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, group_bar(s), 0, bytes, 0);
+        emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, group_bar(s), 0, bytes, TRACE_FLAG_FULL_BARRIER);
+    }
+    if (done < w->group_last_done)
+        done = w->group_last_done;
+    w->group_last_done = done;
+    mbar_cp_event commit = {.op = MBAR_CP_COMMIT};
+    mbar_cpasync_step(&w->cp, &commit, &w->cp, NULL, NULL);
+    sim_ev ev = {.t = done, .type = EV_CP_GROUP_DONE, .target = wi, .iter = j};
+    heap_push(&s->h, ev);
+    return cost;
+}
+
+static int group_wait_done(const warp *w, uint32_t n)
+{
+    mbar_cp_event wait = {.op = MBAR_CP_WAIT_GROUP, .n = n};
+    mbar_cpasync tmp;
+    int done = 0;
+    mbar_cpasync_step(&w->cp, &wait, &tmp, &done, NULL);
+    return done;
+}
+
+static void group_done(sim *s, uint32_t wi)
+{
+    warp *w = &s->w[wi];
+    err_info fe;
+    mbar_cp_event ev = {.op = MBAR_CP_GROUP_DONE};
+    if (mbar_cpasync_step(&w->cp, &ev, &w->cp, NULL, &fe) != ERR_OK)
+        note_finding(s, &fe, w->cta, w, group_bar(s), w->cons_i);
+    if (w->gwait == GWAIT_GROUP && group_wait_done(w, s->d->cpasync_wait_prior)) {
+        s->r->role[w->role].wait_full_ns += (double)(s->now - w->wait_start) / 1000.0;
+        close_wait_span(s, w, s->now, 0);
+        w->gwait = GWAIT_NONE;
+        schedule_warp(s, wi, s->now);
+    }
+}
+
+/* bar.sync of all the CTA's warps; returns 1 when this warp was the last to arrive. */
+static int barsync_arrive(sim *s, warp *w, uint32_t iter)
+{
+    cta_state *cs = &s->cta[w->cta];
+    uint32_t per = s->d->producer_warps + s->d->consumer_warps;
+    if (++cs->barsync_arrived < per) {
+        cs->barsync_waiters |= 1ull << w->idx;
+        w->gwait = GWAIT_BARSYNC;
+        w->wait_start = s->now;
+        w->wait_slot = emit(s, s->now, 0, w, w->cta, TRACE_WAIT, iter % s->d->stages, iter, barsync_bar(s), 0, 0, 0);
+        return 0;
+    }
+    int64_t t = s->now + (int64_t)(s->p->barsync_ns * 1000);
+    for (uint64_t bits = cs->barsync_waiters; bits; bits &= bits - 1) {
+        uint32_t idx = (uint32_t)__builtin_ctzll(bits);
+        warp *o = &s->w[w->cta * per + idx];
+        close_wait_span(s, o, t, 0);
+        o->gwait = GWAIT_NONE;
+        schedule_warp(s, w->cta * per + idx, t);
+    }
+    cs->barsync_arrived = 0;
+    cs->barsync_waiters = 0;
+    return 1;
+}
+
 static void cta_finished(sim *s, uint32_t cta);
 
 static void warp_run(sim *s, uint32_t wi)
@@ -393,6 +494,13 @@ static void warp_run(sim *s, uint32_t wi)
         switch (w->state) {
         case ST_NEXT: {
             int act = next_action(s, w);
+            if (d->cpasync_groups) {
+                act = w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
+                if (act == ACT_CONSUME) {
+                    w->state = w->prod_j < d->stages - 1 ? ST_G_COPY : ST_G_WAIT;
+                    continue;
+                }
+            }
             if (act == ACT_PRODUCE) {
                 w->state = ST_WAIT_EMPTY;
                 continue;
@@ -401,7 +509,7 @@ static void warp_run(sim *s, uint32_t wi)
                 w->state = ST_WAIT_FULL;
                 continue;
             }
-            if (w->is_consumer)
+            if (w->is_consumer && !d->cpasync_groups)
                 release_upto(s, w, d->iterations);
             int64_t end = s->now > w->store_done ? s->now : w->store_done;
             w->state = ST_DONE;
@@ -548,7 +656,7 @@ static void warp_run(sim *s, uint32_t wi)
         case ST_AFTER_MATH: {
             uint32_t i = w->cons_i;
             int64_t cost = 0;
-            if ((int64_t)i - (int64_t)d->release_lag >= 0) {
+            if (!d->cpasync_groups && (int64_t)i - (int64_t)d->release_lag >= 0) {
                 uint32_t before = w->released;
                 release_upto(s, w, (int64_t)i - d->release_lag + 1);
                 cost += (int64_t)((w->released - before) * p->arrive_ns * 1000);
@@ -572,6 +680,55 @@ static void warp_run(sim *s, uint32_t wi)
             rs->issue_ns += (double)cost / 1000.0;
             w->cons_i++;
             w->state = ST_NEXT;
+            if (cost) {
+                schedule_warp(s, wi, s->now + cost);
+                return;
+            }
+            continue;
+        }
+        case ST_G_COPY: {   /* prologue: groups 0 .. stages-2 */
+            int64_t cost = group_copy_commit(s, w, wi, w->prod_j++);
+            rs->issue_ns += (double)cost / 1000.0;
+            w->state = ST_NEXT;
+            schedule_warp(s, wi, s->now + cost);
+            return;
+        }
+        case ST_G_WAIT: {
+            if (!group_wait_done(w, d->cpasync_wait_prior)) {
+                w->gwait = GWAIT_GROUP;
+                w->wait_start = s->now;
+                w->wait_slot = emit(s, s->now, 0, w, w->cta, TRACE_WAIT, w->cons_i % d->stages, w->cons_i, group_bar(s), 0,
+                                    0, TRACE_FLAG_FULL_BARRIER);
+                return;   /* group_done() wakes it */
+            }
+            w->state = ST_G_BAR;
+            continue;
+        }
+        case ST_G_BAR: {
+            w->state = ST_G_ISSUE;
+            int last = barsync_arrive(s, w, w->cons_i);
+            if (last)
+                schedule_warp(s, wi, s->now + (int64_t)(p->barsync_ns * 1000));
+            return;
+        }
+        case ST_G_ISSUE: {
+            uint32_t i = w->cons_i, per = d->producer_warps + d->consumer_warps;
+            /* the stage is complete only when every warp's share of it landed */
+            for (uint32_t k = 0; k < per; k++) {
+                const warp *o = &s->w[w->cta * per + k];
+                if (o->cp.completed <= i) {
+                    err_info fe;
+                    err_set(&fe, ERR_FINDING, "cpasync_read_before_complete",
+                            "reads stage %u (iteration %u) while warp %u's cp.async group %u is in flight: "
+                            "wait_group %u lets it pend (stages - 2 = %u would not)",
+                            i % d->stages, i, o->idx, i, d->cpasync_wait_prior, d->stages - 2);
+                    note_finding(s, &fe, w->cta, w, group_bar(s), i);
+                    break;
+                }
+            }
+            int64_t cost = group_copy_commit(s, w, wi, w->prod_j++);
+            rs->issue_ns += (double)cost / 1000.0;
+            w->state = ST_READ;
             if (cost) {
                 schedule_warp(s, wi, s->now + cost);
                 return;
@@ -794,6 +951,9 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
             bar_op(&s, ev.target, ev.bar, &m, NULL, ev.iter);
             break;
         }
+        case EV_CP_GROUP_DONE:
+            group_done(&s, ev.target);
+            break;
         case EV_CP_ARRIVE: {
             /* cp.async.mbarrier.arrive.noinc: the warp's copies landed */
             mbar_event m = {.op = MBAR_ARRIVE, .count = 1, .has_intended = 1, .intended_phase = ev.iter / d->stages};
@@ -819,7 +979,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     if (r->deadlock) {
         /* close open waits so the trace shows the hang */
         for (uint32_t wi = 0; wi < s.nw; wi++)
-            if (s.w[wi].blocked) {
+            if (s.w[wi].blocked || s.w[wi].gwait) {
                 close_wait_span(&s, &s.w[wi], end, TRACE_FLAG_TIMEOUT);
             }
         explain_deadlock(&s);

@@ -115,6 +115,14 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
                        d->stages - 1);
     if (d->smem_base == 0)
         d->smem_base = 1024;
+    if (d->cpasync_groups && d->mode != PIPE_CPASYNC)
+        return err_set(e, ERR_BAD_INPUT, "cpasync.sync",
+                       "%s: field 'cpasync.sync' = wait_prior needs mode cp_async (mode is %s)", f, pipe_mode_name(d->mode));
+    if (d->cpasync_groups && !d->cpasync_wait_prior_given)
+        d->cpasync_wait_prior = d->stages - 2;
+    if (d->cpasync_groups && d->cpasync_wait_prior > d->stages)
+        return err_set(e, ERR_BAD_INPUT, "cpasync.wait_prior", "%s: field 'cpasync.wait_prior' = %u (allowed 0..stages = %u)", f,
+                       d->cpasync_wait_prior, d->stages);
     if ((unsigned)d->store_reduce >= PIPE_REDUCE_COUNT)
         return err_set(e, ERR_BAD_INPUT, "store.reduce", "%s: field 'store.reduce' = %d (allowed 0..%d)", f,
                        (int)d->store_reduce, PIPE_REDUCE_COUNT - 1);

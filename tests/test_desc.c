@@ -29,7 +29,8 @@ Test(desc, examples_all_parse)
 {
     const char *names[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
                            "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid",
-                           "bug_barrier_count", "bug_expect_tx", "bug_never_release", "bug_parity_lap", "splitk_reduce"};
+                           "bug_barrier_count", "bug_expect_tx", "bug_never_release", "bug_parity_lap", "splitk_reduce",
+                           "cpasync_wait_prior", "bug_wait_prior"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "examples/%s.yaml", names[i]);
@@ -169,4 +170,21 @@ Test(desc, store_reduce_ops_are_ptx_red_ops)
     expect_bad(text, "t.yaml:12:", "store.reduce");
     snprintf(text, sizeof text, "%sstore:\n  reduce: add\n", base);
     expect_bad(text, "t.yaml:13:", "store.reduce");
+}
+
+Test(desc, commit_group_sync_is_for_cp_async_only)
+{
+    pipe_desc d;
+    err_info e;
+    const char *ok = "mode: cp_async\nwarps: {consumer: 4}\nstages: 4\ncpasync: {sync: wait_prior}\n"
+                     "tensors:\n  - {dims: [4096, 4096], box: [64, 128]}\n";
+    cr_assert_eq(parse(ok, &d, &e), ERR_OK, "%s", e.detail);
+    cr_assert(d.cpasync_groups);
+    cr_assert_eq(d.cpasync_wait_prior, 2, "4 stages: 3 groups in flight ahead, wait until 2 remain");
+    char text[2048];
+    snprintf(text, sizeof text, "%scpasync: {sync: wait_prior}\n", base);
+    expect_bad(text, "t.yaml:12:", "cpasync.sync");
+    expect_bad("mode: cp_async\nwarps: {consumer: 4}\ncpasync: {sync: pipeline}\n"
+               "tensors:\n  - {dims: [4096, 4096], box: [64, 128]}\n",
+               "t.yaml:3:", "cpasync.sync");
 }

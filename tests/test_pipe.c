@@ -38,7 +38,7 @@ Test(pipe, correct_examples_pass_the_protocol_check)
 {
     const char *ok[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
                         "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid",
-                        "splitk_reduce"};
+                        "splitk_reduce", "cpasync_wait_prior"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         int code;
         err_info v;
@@ -344,6 +344,79 @@ Test(pipe, every_timing_parameter_names_its_source)
         cr_assert_eq(params_get(&p, t[i].name, &found), t[i].h100);
         cr_assert(found);
     }
+}
+
+/* The guide's low-level pipeline API: commit groups, wait_group(stages - 2), bar.sync. */
+static void group_run(const char *name, trace *t, pipe_result *r, pipe_desc *d)
+{
+    load(name, d);
+    d->ctas = 8;
+    trace_init(t, TRACE_SRC_SIM);
+    run(d, r, t);
+}
+
+/* Largest over (cta, iteration) of: last copy landing of any warp minus the first read of
+ * that stage by any warp (> 0: a warp read data still in flight). */
+static int64_t worst_read_before_landing(const trace *t, const pipe_desc *d)
+{
+    static int64_t landed[8][64], first_read[8][64];
+    for (int c = 0; c < 8; c++)
+        for (int i = 0; i < 64; i++) {
+            landed[c][i] = INT64_MIN;
+            first_read[c][i] = INT64_MAX;
+        }
+    for (size_t k = 0; k < t->count; k++) {
+        const trace_event *ev = &t->events[k];
+        if (ev->cta >= 8 || ev->iteration >= 64)
+            continue;
+        if (ev->kind == TRACE_TMA_FLIGHT && ev->t_ns + ev->dur_ns > landed[ev->cta][ev->iteration])
+            landed[ev->cta][ev->iteration] = ev->t_ns + ev->dur_ns;
+        if (ev->kind == TRACE_SMEM_READ && ev->t_ns < first_read[ev->cta][ev->iteration])
+            first_read[ev->cta][ev->iteration] = ev->t_ns;
+    }
+    int64_t worst = INT64_MIN;
+    for (int c = 0; c < 8; c++)
+        for (uint32_t i = 0; i < d->iterations && i < 64; i++)
+            if (landed[c][i] - first_read[c][i] > worst)
+                worst = landed[c][i] - first_read[c][i];
+    return worst;
+}
+
+Test(pipe, commit_groups_read_a_stage_only_after_every_warps_copies_landed)
+{
+    pipe_desc d;
+    trace t;
+    pipe_result r;
+    group_run("cpasync_wait_prior", &t, &r, &d);
+    err_info v = {0};
+    cr_assert_eq(pipe_verdict(&r, &v), ERR_OK, "%s: %s", v.rule, v.detail);
+    cr_assert_eq(d.cpasync_wait_prior, d.stages - 2, "derived: wait_group(stages - 2)");
+    size_t commits = 0, mbar_events = 0;
+    for (size_t k = 0; k < t.count; k++) {
+        uint8_t kind = t.events[k].kind;
+        commits += kind == TRACE_CPASYNC_ISSUE;
+        mbar_events += kind == TRACE_BAR_ARRIVE || kind == TRACE_BAR_EXPECT_TX || kind == TRACE_BAR_COMPLETE_TX ||
+                       kind == TRACE_PHASE_COMPLETE || kind == TRACE_RELEASE;
+    }
+    /* every warp copies its share of every stage once; no mbarrier in this protocol */
+    cr_assert_eq(commits, (size_t)d.ctas * d.consumer_warps * d.iterations);
+    cr_assert_eq(mbar_events, 0);
+    cr_assert_leq(worst_read_before_landing(&t, &d), 0, "a stage was read before its copies landed");
+    trace_free(&t);
+}
+
+Test(pipe, wait_prior_too_large_is_a_read_of_data_in_flight)
+{
+    pipe_desc d;
+    trace t;
+    pipe_result r;
+    group_run("bug_wait_prior", &t, &r, &d);
+    err_info v = {0};
+    cr_assert_eq(pipe_verdict(&r, &v), ERR_FINDING);
+    cr_assert_str_eq(v.rule, "cpasync_read_before_complete", "%s", v.detail);
+    /* the finding is real: some stage is read before all of its copies landed */
+    cr_assert_gt(worst_read_before_landing(&t, &d), 0);
+    trace_free(&t);
 }
 
 /* ---- the command line: exit codes, trace output, Chrome export round trip ---- */

@@ -89,12 +89,16 @@ int cmd_check(int argc, char **argv)
         printf("description,verdict,rule,findings,deadlock\n%s,%s,%s,%u,%d\n", path, verdict ? "bug" : "ok",
                verdict ? v.rule : "", r.findings, r.deadlock);
     } else {
-        printf("%s (%s, %u stages, %u iterations, full count %u, empty count %u, expect_tx %u B/stage): %s\n", d.name,
-               pipe_mode_name(d.mode), d.stages, d.iterations, d.full_count, d.empty_count, d.expect_tx, status);
+        if (d.cpasync_groups)
+            printf("%s (%s, %u stages, %u iterations, commit groups, wait_group %u, bar.sync): %s\n", d.name,
+                   pipe_mode_name(d.mode), d.stages, d.iterations, d.cpasync_wait_prior, status);
+        else
+            printf("%s (%s, %u stages, %u iterations, full count %u, empty count %u, expect_tx %u B/stage): %s\n", d.name,
+                   pipe_mode_name(d.mode), d.stages, d.iterations, d.full_count, d.empty_count, d.expect_tx, status);
         if (verdict) {
             printf("  rule: %s\n  %s\n", v.rule, r.findings ? v.detail : r.chain);
             if (r.findings > 1)
-                printf("  (%u mbarrier findings in all; the first is shown)\n", r.findings);
+                printf("  (%u findings in all; the first is shown)\n", r.findings);
             if (r.deadlock && r.findings)
                 printf("  and the run deadlocks: %s\n", r.chain);
         }
