@@ -96,6 +96,19 @@ Test(pipe, waiter_with_the_next_phase_parity_is_reported)
     cr_assert(strstr(v.detail, "passes before its phase completed"), "%s", v.detail);
 }
 
+Test(pipe, full_count_of_the_block_size_hangs_with_one_arrival_per_phase)
+{
+    int code;
+    err_info v;
+    pipe_result r;
+    verdict_of("bug_full_count", &code, &v, &r);
+    cr_assert_eq(code, ERR_FINDING);
+    cr_assert_str_eq(v.rule, "deadlock");
+    /* init(96) and one arrive.expect_tx per phase: 95 arrivals never come, while the
+     * bytes did land (expect_tx matches the box, tx-count back at 0) */
+    cr_assert(strstr(v.detail, "95 of 96 arrivals missing, tx-count 0"), "%s", v.detail);
+}
+
 Test(pipe, too_large_full_count_deadlocks_with_a_chain)
 {
     const char *t = "warps: {producer: 1, consumer: 2}\nstages: 2\niterations: 4\n"
