@@ -106,7 +106,7 @@ Test(pipe, full_count_of_the_block_size_hangs_with_one_arrival_per_phase)
     cr_assert_str_eq(v.rule, "deadlock");
     /* init(96) and one arrive.expect_tx per phase: 95 arrivals never come, while the
      * bytes did land (expect_tx matches the box, tx-count back at 0) */
-    cr_assert(strstr(v.detail, "95 of 96 arrivals missing, tx-count 0"), "%s", v.detail);
+    cr_assert(strstr(r.chain, "95 of 96 arrivals missing, tx-count 0"), "%s", r.chain);
 }
 
 Test(pipe, too_large_full_count_deadlocks_with_a_chain)
