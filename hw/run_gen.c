@@ -281,6 +281,9 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
         if (d->mode != PIPE_WARP_SPECIALIZED && d->mode != PIPE_MULTISTAGE)
             return err_set(e, ERR_BAD_INPUT, "store", "%s: field 'store': tmahw runs TMA stores in warp_specialized and "
                            "multistage modes", f);
+        if (d->store_reduce != PIPE_REDUCE_NONE && d->store_reduce != PIPE_REDUCE_ADD)
+            return err_set(e, ERR_BAD_INPUT, "store.reduce", "%s: field 'store.reduce' = %s: tmahw runs and checks "
+                           "reduce: add (allowed none, add)", f, pipe_reduce_name(d->store_reduce));
         g->stores_per_cta = d->iterations / d->store_every;
         g->store_rows = t0->map.box[1];
     }
@@ -340,6 +343,10 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     sb_printf(&b, "#define STORE_EVERY %u\n#define ST_ROWS %u\n", g->stores_per_cta ? d->store_every : 0u,
               g->store_rows);
     sb_printf(&b, "#define CP_CHUNKS %u\n", g->cp_chunks);
+    sb_printf(&b, "#define CP_GROUPS %d\n#define CP_WAIT_PRIOR %u\n", d->cpasync_groups ? 1 : 0,
+              d->cpasync_groups ? d->cpasync_wait_prior : 0u);
+    sb_printf(&b, "#define STORE_REDUCE %d\n#define STORE_OP \".%s\"\n", d->store_reduce != PIPE_REDUCE_NONE ? 1 : 0,
+              pipe_reduce_name(d->store_reduce));
 
     /* per-tensor constants (warp-uniform reads: constant memory) */
     uint32_t smem[DESC_MAX_TENSORS] = {0}, rank[DESC_MAX_TENSORS] = {0}, nt[DESC_MAX_TENSORS] = {0};

@@ -10,7 +10,7 @@
 
 struct __align__(64) TMap { u64 w[16]; };   /* CUtensorMap: 128 opaque bytes */
 
-struct Ev {            /* one recorded event, 16 bytes; converted by the host (run_trace.c) */
+struct __align__(16) Ev {   /* one recorded event, 16 bytes; converted by the host (hw/run_ref.c) */
     u32 t;             /* clock64 - CTA start clock (low 32 bits) */
     u32 dur;           /* cycles, spans only */
     u32 iter;
@@ -78,6 +78,15 @@ __device__ __forceinline__ void bar_init(u32 b, u32 count)
 {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(count) : "memory");
 }
+/* Non-blocking probe: tells whether the warp will stall (try_wait itself may suspend). */
+__device__ __forceinline__ u32 bar_test(u32 b, u32 parity)
+{
+    u32 ok;
+    asm volatile("{\n\t.reg .pred p;\n\tmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\t}"
+                 : "=r"(ok) : "r"(b), "r"(parity) : "memory");
+    return ok;
+}
 __device__ __forceinline__ u32 bar_try(u32 b, u32 parity)
 {
     u32 ok;
@@ -117,17 +126,10 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
     do {                                                                                                 \
         if (lane == 0) {                                                                                 \
             u32 n_ = evn_local++;                                                                        \
-            if (n_ < EV_CAP) {                                                                           \
-                Ev e_;                                                                                   \
-                e_.t = (u32)((t0_) - clk0);                                                              \
-                e_.dur = (u32)(dur_);                                                                    \
-                e_.iter = (iter_);                                                                       \
-                e_.kind = (unsigned char)(kind_);                                                        \
-                e_.stage = (unsigned char)(stage_);                                                      \
-                e_.flags = (unsigned char)(flags_);                                                      \
-                e_.aux = (unsigned char)(aux_);                                                          \
-                evbuf[n_] = e_;                                                                          \
-            }                                                                                            \
+            if (n_ < EV_CAP) /* one 16-byte store */                                                     \
+                ((uint4 *)evbuf)[n_] = make_uint4((u32)((t0_) - clk0), (u32)(dur_), (iter_),                     \
+                                                  (u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 |      \
+                                                      (u32)(aux_) << 24);                                        \
         }                                                                                                \
     } while (0)
 #define NOW() clk()
@@ -146,6 +148,9 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #define K_CPASYNC_ISSUE 10
 #define K_TMA_STORE 11
 #define K_STAS_FLIGHT 1
+/* commit-group waits: wait_group and bar.sync have no non-blocking probe; a wait longer
+ * than this is recorded as a stall */
+#define WAIT_BLOCKED_CYCLES 64
 
 /* ---- tiles ------------------------------------------------------------------------- */
 /* Tile `id` of tensor t: box-aligned coordinates, dimension 0 fastest. */
@@ -270,8 +275,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. */
     auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full) -> int {
         u64 t0 = NOW();
-        u32 ok = bar_try(bar0 + 8 * b, parity);
-        u32 blocked = 0, timeout = 0;
+        u32 ok = bar_test(bar0 + 8 * b, parity);
+        u32 blocked = 0, timeout = 0, failed = 0;
         if (!__all_sync(0xffffffffu, ok)) {
             blocked = 1;
             u64 g0 = gtimer();
@@ -300,6 +305,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 bail = __shfl_sync(0xffffffffu, bail, 0);
                 if (bail) {
                     timeout = bail == 2;
+                    failed = 1;
                     break;
                 }
             }
@@ -309,8 +315,21 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             t0, t1 - t0);
         (void)t1;
         (void)phase;
-        return ok ? 0 : -1;
+        return failed ? -1 : 0;
     };
+
+    /* cp.async: this warp's share of iteration j's stage, 16 bytes per lane and instruction */
+    auto copy_share = [&](u32 j) {
+        const u32 rank = warp - NPROD, stage_addr = base + (j % STAGES) * STAGE_BYTES;
+        const u32 c0 = rank * CP_CHUNKS / NCONS, c1 = (rank + 1) * CP_CHUNKS / NCONS;
+        for (u32 q = c0 + lane; q < c1; q += 32) {
+            const u32 t_ = CP_TAB[q][0];
+            const unsigned char *src = p.g[t_] + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2];
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(stage_addr + CP_TAB[q][1]), "l"(src)
+                         : "memory");
+        }
+    };
+    (void)copy_share;
 
     /* ---- producer side: one stage's copies for iteration j ---- */
     auto produce = [&](u32 j) -> int {
@@ -342,15 +361,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #elif MODE == 2
         /* cp.async: this warp's share of the stage, 16 bytes per lane and instruction */
         {
-            const u32 rank = warp - NPROD;
-            const u32 c0 = rank * CP_CHUNKS / NCONS, c1 = (rank + 1) * CP_CHUNKS / NCONS;
             u64 ti = NOW();
-            for (u32 q = c0 + lane; q < c1; q += 32) {
-                const u32 t_ = CP_TAB[q][0];
-                const unsigned char *src = p.g[t_] + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2];
-                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(stage_addr + CP_TAB[q][1]), "l"(src)
-                             : "memory");
-            }
+            copy_share(j);
             /* lanes 1..31: net-zero arrivals that hold the phase until their copies land;
              * lane 0: the warp's one counted arrival (.noinc), after its own copies. */
             if (lane != 0)
@@ -391,6 +403,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 
     /* ---- consumer side ---- */
     u32 released = 0;
+    u32 rdep = 0;
     auto release_upto = [&](u32 upto) {
 #if !NEVER_RELEASE
         for (; released < upto; released++) {
@@ -427,8 +440,11 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 
     auto consume = [&](u32 i) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
+        (void)k;
+#if !CP_GROUPS
         if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1))
             return -1;
+#endif
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
         {
@@ -476,6 +492,11 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #endif
                 }
             }
+            /* the stage is read before the math starts (and before the clock is read):
+             * a data-dependent branch on the loaded values, in both variants */
+            rdep = __shfl_sync(0xffffffffu, sum, 0) == 0x9e3779b9u;
+            if (rdep)
+                sink += 1.f;
             u64 te = NOW();
             if (!RD_PROBE)
                 REC(K_SMEM_READ, s, i, 0, 0, t, te - t);
@@ -484,7 +505,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #if MATH == 1
         {
             u64 t = NOW();
-            float a0 = (float)lane, a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f,
+            float a0 = (float)(lane + rdep), a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f,
                   a6 = a0 + 6.f, a7 = a0 + 7.f;
             const float m = 0.999f, c = 0.5f;
             for (u32 n = 0; n < MATH_N / 8; n++) {
@@ -497,7 +518,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             }
             for (u32 n = 0; n < MATH_N % 8; n++)
                 asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(a0) : "f"(m), "f"(c));
-            sink += a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+            const float r = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+            if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
+                sink += 1.f;
+            sink += r;
             u64 te = NOW();
             REC(K_MATH, s, i, 0, 0, t, te - t);
             (void)te;
@@ -506,7 +530,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         {
             u64 t = NOW();
             float d[4][4] = {};
-            const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+            const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
             for (u32 n = 0; n < MATH_N / 4; n++) {
 #pragma unroll
                 for (int q = 0; q < 4; q++)
@@ -520,9 +544,13 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                              "{%8, %9}, {%0, %1, %2, %3};"
                              : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3])
                              : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+            float r = 0.f;
 #pragma unroll
             for (int q = 0; q < 4; q++)
-                sink += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+                r += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+            if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
+                sink += 1.f;
+            sink += r;
             u64 te = NOW();
             REC(K_MATH, s, i, 0, 0, t, te - t);
             (void)te;
@@ -537,9 +565,15 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 const u32 src = base + s * STAGE_BYTES + T_SMEM[0];
                 const int c0 = 0, c1 = (int)((cta * (ITERS / STORE_EVERY) + i / STORE_EVERY) * ST_ROWS);
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#if STORE_REDUCE
+                asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta" STORE_OP ".tile.bulk_group [%0, {%1, %2}], [%3];"
+                             ::"l"((u64)&mst), "r"(c0), "r"(c1), "r"(src)
+                             : "memory");
+#else
                 asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];"
                              ::"l"((u64)&mst), "r"(c0), "r"(c1), "r"(src)
                              : "memory");
+#endif
                 asm volatile("cp.async.bulk.commit_group;" ::: "memory");
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
                 u64 te = NOW();
@@ -549,8 +583,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             __syncwarp();
         }
 #endif
+#if !CP_GROUPS
         if ((int)i - (int)RELEASE_LAG >= 0)
             release_upto(i - RELEASE_LAG + 1);
+#endif
         return 0;
     };
 
@@ -564,6 +600,38 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             stop = consume(i);
         if (!stop)
             release_upto(ITERS);
+    }
+#elif CP_GROUPS
+    /* commit groups (the guide's __pipeline_commit / __pipeline_wait_prior): prologue
+     * groups 0 .. stages-2; iteration i: wait_group(N), bar.sync, copy + commit group
+     * i + stages - 1 (empty past the end), consume i. No mbarriers. */
+    for (u32 j = 0; j + 1 < STAGES; j++) {
+        u64 ti = NOW();
+        if (j < ITERS)
+            copy_share(j);
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        if (j < ITERS)
+            REC(K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, ti, 0);
+        (void)ti;
+    }
+    for (u32 i = 0; i < ITERS; i++) {
+        u64 t0 = NOW();
+        asm volatile("cp.async.wait_group %0;" ::"n"(CP_WAIT_PRIOR) : "memory");
+        u64 t1 = NOW();
+        REC(K_WAIT, i % STAGES, i, EVF_FULL | (t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0), 0, t0, t1 - t0);
+        __syncthreads();
+        u64 t2 = NOW();
+        REC(K_WAIT, i % STAGES, i, t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0, 1, t1, t2 - t1);
+        const u32 j = i + STAGES - 1;
+        if (j < ITERS)
+            copy_share(j);
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        if (j < ITERS)
+            REC(K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, t2, 0);
+        consume(i);
+        (void)t0;
+        (void)t1;
+        (void)t2;
     }
 #else
     {
