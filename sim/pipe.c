@@ -25,9 +25,10 @@ typedef struct heap {
     uint32_t seq;
 } heap;
 
-static int ev_less(const sim_ev *a, const sim_ev *b)
+static inline int ev_less(const sim_ev *a, const sim_ev *b)
 {
-    return a->t < b->t || (a->t == b->t && (int32_t)(a->seq - b->seq) < 0);
+    /* bitwise, not short-circuit: no branch to mispredict */
+    return (a->t < b->t) | ((a->t == b->t) & ((int32_t)(a->seq - b->seq) < 0));
 }
 
 static int heap_push(heap *h, sim_ev ev)
@@ -55,8 +56,8 @@ static sim_ev heap_pop(heap *h)
         size_t c = 2 * i + 1;
         if (c >= h->n)
             break;
-        if (c + 1 < h->n && ev_less(&h->v[c + 1], &h->v[c]))
-            c++;
+        if (c + 1 < h->n)
+            c += (size_t)ev_less(&h->v[c + 1], &h->v[c]);   /* branch-free: the children are a coin toss */
         if (!ev_less(&h->v[c], &last))
             break;
         h->v[i] = h->v[c];
@@ -254,6 +255,17 @@ static void schedule_warp(sim *s, uint32_t wi, int64_t t)
 {
     sim_ev ev = {.t = t, .type = EV_WARP, .target = wi};
     heap_push(&s->h, ev);
+}
+
+/* A warp that would schedule itself strictly before every pending event would be the next
+ * one popped anyway: it runs on at once (same order, same result, no heap traffic). */
+static int runs_on_now(sim *s, int64_t t)
+{
+    if (s->h.n && s->h.v[0].t <= t)
+        return 0;
+    s->now = t;
+    s->r->sim_events++;
+    return 1;
 }
 
 /* try_wait.parity: passes now, or registers the warp as a waiter. */
@@ -546,6 +558,8 @@ static void warp_run(sim *s, uint32_t wi)
                 int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(d), 0);
                 w->op_start = s->now;
                 w->state = ST_STAS_LOADED;
+                if (runs_on_now(s, done))
+                    continue;
                 schedule_warp(s, wi, done);
                 return;
             } else {
@@ -578,6 +592,8 @@ static void warp_run(sim *s, uint32_t wi)
             rs->issue_ns += (double)cost / 1000.0;
             w->prod_j++;
             w->state = ST_NEXT;
+            if (runs_on_now(s, s->now + cost))
+                continue;
             schedule_warp(s, wi, s->now + cost);
             return;
         }
@@ -601,6 +617,8 @@ static void warp_run(sim *s, uint32_t wi)
             rs->issue_ns += (double)cost / 1000.0;
             w->prod_j++;
             w->state = ST_NEXT;
+            if (runs_on_now(s, s->now + cost))
+                continue;
             schedule_warp(s, wi, s->now + cost);
             return;
         }
@@ -628,6 +646,8 @@ static void warp_run(sim *s, uint32_t wi)
                 rs->read_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
                      (uint32_t)d->read_bytes, 0);
+                if (runs_on_now(s, end))
+                    continue;
                 schedule_warp(s, wi, end);
                 return;
             }
@@ -648,6 +668,8 @@ static void warp_run(sim *s, uint32_t wi)
                 int64_t end = start + dur;
                 rs->math_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
+                if (runs_on_now(s, end))
+                    continue;
                 schedule_warp(s, wi, end);
                 return;
             }
@@ -681,6 +703,8 @@ static void warp_run(sim *s, uint32_t wi)
             w->cons_i++;
             w->state = ST_NEXT;
             if (cost) {
+                if (runs_on_now(s, s->now + cost))
+                    continue;
                 schedule_warp(s, wi, s->now + cost);
                 return;
             }
@@ -690,6 +714,8 @@ static void warp_run(sim *s, uint32_t wi)
             int64_t cost = group_copy_commit(s, w, wi, w->prod_j++);
             rs->issue_ns += (double)cost / 1000.0;
             w->state = ST_NEXT;
+            if (runs_on_now(s, s->now + cost))
+                continue;
             schedule_warp(s, wi, s->now + cost);
             return;
         }
@@ -730,6 +756,8 @@ static void warp_run(sim *s, uint32_t wi)
             rs->issue_ns += (double)cost / 1000.0;
             w->state = ST_READ;
             if (cost) {
+                if (runs_on_now(s, s->now + cost))
+                    continue;
                 schedule_warp(s, wi, s->now + cost);
                 return;
             }
