@@ -168,15 +168,22 @@ struct compiled {
     CUmodule mod = NULL;
     CUfunction fn = NULL;
 };
+int nvrtc_compile_def(const char *src, const char *def, compiled *out, char *msg, size_t msgsz);
 
 int nvrtc_compile(const char *src, int record, compiled *out, char *msg, size_t msgsz)
+{
+    char def[32];
+    snprintf(def, sizeof def, "-DTMAHW_RECORD=%d", record);
+    return nvrtc_compile_def(src, def, out, msg, msgsz);
+}
+int nvrtc_compile_def(const char *src, const char *def, compiled *out, char *msg, size_t msgsz)
 {
     nvrtcProgram prog;
     if (nvrtcCreateProgram(&prog, src, "tmahw_pipe.cu", 0, NULL, NULL) != NVRTC_SUCCESS) {
         snprintf(msg, msgsz, "nvrtcCreateProgram failed");
         return -1;
     }
-    const char *opts[] = {"-arch=sm_90a", "-std=c++17", record ? "-DTMAHW_RECORD=1" : "-DTMAHW_RECORD=0", "-lineinfo"};
+    const char *opts[] = {"-arch=sm_90a", "-std=c++17", def, "-lineinfo"};
     nvrtcResult r = nvrtcCompileProgram(prog, 4, opts);
     if (r != NVRTC_SUCCESS) {
         size_t n = 0;
@@ -216,6 +223,8 @@ struct runner {
     kparams kp;
     CUdeviceptr hang, arrivals, evn;
     uint32_t arrivals_bytes;
+    CUdeviceptr store_out = 0;     /* zeroed before every launch: reductions add into it */
+    size_t store_bytes = 0;
 };
 
 int launch(runner *r, int record)
@@ -224,6 +233,8 @@ int launch(runner *r, int record)
     CUfunction fn = record ? r->rec.fn : r->norec.fn;
     cuMemsetD32(r->hang, 0, 8);
     cuMemsetD32(r->arrivals, 0, r->arrivals_bytes / 4);
+    if (r->store_bytes)
+        cuMemsetD8(r->store_out, 0, r->store_bytes);
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.gridDimX = d->ctas;
@@ -274,6 +285,7 @@ void usage(FILE *f)
             "  --no-counters    skip the Range Profiler run\n"
             "  --source FILE    also write the generated CUDA source\n"
             "  --trace-ctas N   write the events of the first N CTAs only (all CTAs run and are checked)\n"
+            "  --record-level L overhead study: 1 full recording (default), 2 clock reads only, 3 stores only\n"
             "exit status: 0 ok, 1 finding (hang, checksum or store mismatch, over-arrival), 2 bad input or no GPU\n");
 }
 
@@ -284,6 +296,7 @@ int hw_cmd_run(int argc, char **argv)
     const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL;
     int reps = 5, counters = 1;
     uint32_t trace_ctas = 0;
+    int record_level = 1;
     double timeout_ms = 200;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -324,6 +337,12 @@ int hw_cmd_run(int argc, char **argv)
                     return EXIT_BAD;
                 }
                 trace_ctas = (uint32_t)n;
+            } else if (!strcmp(argv[i - 1], "--record-level")) {
+                record_level = (int)strtol(v, &end, 10);
+                if (!end || *end || record_level < 1 || record_level > 3) {
+                    fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only)\n", v);
+                    return EXIT_BAD;
+                }
             } else if (!strcmp(argv[i - 1], "--timeout-ms")) {
                 timeout_ms = strtod(v, &end);
                 if (!end || *end || timeout_ms < 1 || timeout_ms > 10000) {
@@ -399,10 +418,10 @@ int hw_cmd_run(int argc, char **argv)
         fprintf(stderr, "tmahw run: %s\n", msg);
         return EXIT_FINDING;
     }
-    runner R;
+    runner R = {};
     R.d = &d;
     R.g = &g;
-    if (nvrtc_compile(src, 1, &R.rec, msg, sizeof msg) || nvrtc_compile(src, 0, &R.norec, msg, sizeof msg)) {
+    if (nvrtc_compile(src, record_level, &R.rec, msg, sizeof msg) || nvrtc_compile(src, 0, &R.norec, msg, sizeof msg)) {
         fprintf(stderr, "tmahw run: %s\n", msg);
         return EXIT_BAD;
     }
@@ -454,6 +473,8 @@ int hw_cmd_run(int argc, char **argv)
         cuMemAlloc(&store_out, store_bytes);
         cuMemsetD8(store_out, 0, store_bytes);
         m.global_address = store_out;
+        R.store_out = store_out;
+        R.store_bytes = store_bytes;
         CUresult er = hw_encode(&m, &R.maps[4]);
         if (er != CUDA_SUCCESS) {
             fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected the store map: %s\n", hw_cu_name(er));
@@ -550,7 +571,7 @@ int hw_cmd_run(int argc, char **argv)
     /* over-arrival: local arrivals on empty barriers that completed a phase, as the
      * arrive's returned state reports it, against the phases the description implies */
     char arrival_finding[300] = "";
-    if (!hung && !d.multicast && d.mode != PIPE_STASYNC && !d.never_release) {
+    if (!hung && !d.multicast && d.mode != PIPE_STASYNC && !d.never_release && !d.cpasync_groups) {
         std::vector<uint32_t> hist(R.arrivals_bytes / 4);
         cuMemcpyDtoH(hist.data(), R.arrivals, R.arrivals_bytes);
         int after = 0;   /* pending count reported after the arrival (bin 0 seen) */

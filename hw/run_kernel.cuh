@@ -121,7 +121,20 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 }
 
 /* ---- recording ------------------------------------------------------------------ */
-#if TMAHW_RECORD
+#if TMAHW_RECORD == 2   /* overhead study: the clock reads only, nothing stored */
+#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
+#define NOW() clk()
+#elif TMAHW_RECORD == 3   /* overhead study: the stores only, no clock reads */
+#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
+    do {                                                                                                 \
+        if (lane == 0) {                                                                                 \
+            u32 n_ = evn_local++;                                                                        \
+            if (n_ < EV_CAP)                                                                             \
+                ((uint4 *)evbuf)[n_] = make_uint4(0u, 0u, (iter_), (u32)(kind_) | (u32)(stage_) << 8);   \
+        }                                                                                                \
+    } while (0)
+#define NOW() 0ull
+#elif TMAHW_RECORD
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
     do {                                                                                                 \
         if (lane == 0) {                                                                                 \
@@ -150,7 +163,7 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #define K_STAS_FLIGHT 1
 /* commit-group waits: wait_group and bar.sync have no non-blocking probe; a wait longer
  * than this is recorded as a stall */
-#define WAIT_BLOCKED_CYCLES 64
+#define WAIT_BLOCKED_CYCLES 200
 
 /* ---- tiles ------------------------------------------------------------------------- */
 /* Tile `id` of tensor t: box-aligned coordinates, dimension 0 fastest. */
