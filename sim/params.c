@@ -49,6 +49,40 @@ static const params_info table[] = {
      SHEET ", measured: the CTAs of one 132-CTA launch started within about 320 ns (first-wave starts spread evenly)"},
 };
 
+/* Other built-in sets: the H100 defaults with these values replaced. */
+typedef struct params_override {
+    const char *gpu, *name;
+    double value;
+    const char *source;
+} params_override;
+
+#define PCIE_SHEET "NVIDIA H100 datasheet, PCIe 80GB"
+static const char *const gpu_sets[] = {"h100", "h100-pcie"};
+static const params_override overrides[] = {
+    {"h100-pcie", "sm_count", 114, PCIE_SHEET ": 114 SMs"},
+    {"h100-pcie", "clock_ghz", 1.755, PCIE_SHEET ": 1755 MHz max boost (not measured under load)"},
+    {"h100-pcie", "hbm_bytes_per_ns", 1800,
+     "estimate: " PCIE_SHEET " 2.0 TB/s HBM2e x 0.9, the measured/datasheet ratio of the SXM (3.0 of 3.35)"},
+    {"h100-pcie", "tma_bytes_per_ns_sm", 225, "estimate: 128 B/cycle/SM as on the SXM, x 1.755 GHz"},
+    {"h100-pcie", "cta_launch_spread_ns", 280, "estimate: the SXM's measured 320 ns scaled to 114 CTAs"},
+};
+
+const char *params_gpus(void)
+{
+    return "h100, h100-pcie";
+}
+
+const char *params_source(const char *gpu, const char *name)
+{
+    for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++)
+        if (gpu && !strcmp(overrides[i].gpu, gpu) && !strcmp(overrides[i].name, name))
+            return overrides[i].source;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(table[i].name, name))
+            return table[i].source;
+    return NULL;
+}
+
 const params_info *params_table(size_t *count)
 {
     *count = sizeof table / sizeof table[0];
@@ -62,11 +96,17 @@ static double *slot(pipe_params *p, size_t off)
 
 int params_defaults(const char *gpu, pipe_params *p, err_info *e)
 {
-    if (gpu && strcmp(gpu, "h100") != 0)
-        return err_set(e, ERR_BAD_INPUT, "gpu", "'%s' (allowed h100)", gpu);
+    int known = !gpu;
+    for (size_t i = 0; i < sizeof gpu_sets / sizeof gpu_sets[0]; i++)
+        known |= gpu && !strcmp(gpu, gpu_sets[i]);
+    if (!known)
+        return err_set(e, ERR_BAD_INPUT, "gpu", "field '--gpu' = '%s' (allowed %s)", gpu, params_gpus());
     memset(p, 0, sizeof *p);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         *slot(p, table[i].offset) = table[i].h100;
+    for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++)
+        if (gpu && !strcmp(overrides[i].gpu, gpu))
+            params_set(p, overrides[i].name, overrides[i].value, NULL);
     return ERR_OK;
 }
 

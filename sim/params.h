@@ -2,7 +2,8 @@
  * where each default comes from. A parameter file overrides them:
  *     # comment
  *     hbm_bytes_per_ns = 2900      # any name of params_table, one per line
- * `--gpu NAME` selects a built-in set ("h100" is the only one so far). */
+ * `--gpu NAME` selects a built-in set: "h100" (H100 SXM, the table's defaults) or
+ * "h100-pcie" (the same chip in the PCIe card: its SM count, clock and bandwidth). */
 #ifndef TMASCOPE_PARAMS_H
 #define TMASCOPE_PARAMS_H
 
@@ -56,6 +57,11 @@ double params_get(const pipe_params *p, const char *name, int *found);
 /* Parses "name = value" lines; errors name FILE:LINE and the field. */
 int params_parse(pipe_params *p, const char *text, const char *filename, err_info *e);
 int params_load(pipe_params *p, const char *path, err_info *e);
+/* ---- appended (session 2) ---- */
+const char *params_gpus(void);   /* the built-in sets, for messages: "h100, h100-pcie" */
+/* Where a parameter's value in set `gpu` comes from (the table's source unless the set
+ * replaces the value); NULL for an unknown name. */
+const char *params_source(const char *gpu, const char *name);
 
 #ifdef __cplusplus
 }

@@ -506,6 +506,26 @@ Test(pipe_cli, parameters_overridden_from_a_file)
     remove(path);
 }
 
+Test(pipe_cli, gpu_selects_a_parameter_set_with_its_sources)
+{
+    pipe_params sxm, pcie;
+    err_info e = {0};
+    cr_assert_eq(params_defaults("h100", &sxm, &e), ERR_OK);
+    cr_assert_eq(params_defaults("h100-pcie", &pcie, &e), ERR_OK);
+    cr_assert_eq(pcie.sm_count, 114, "the PCIe card has 114 SMs (datasheet)");
+    cr_assert(strstr(params_source("h100-pcie", "sm_count"), "datasheet"));
+    cr_assert_str_eq(params_source("h100-pcie", "wake_ns"), params_source("h100", "wake_ns"), "not replaced: inherited");
+    cr_assert_eq(params_defaults("a100", &pcie, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "h100-pcie"), "%s", e.detail);
+    /* memory-bound: the time follows the DRAM bandwidth of the set */
+    long long t_sxm = kernel_ns_of(TMASIM_BIN " sim examples/memory_bound.yaml --format json");
+    long long t_pcie = kernel_ns_of(TMASIM_BIN " sim examples/memory_bound.yaml --gpu h100-pcie --format json");
+    params_defaults("h100-pcie", &pcie, NULL);
+    double want = sxm.hbm_bytes_per_ns / pcie.hbm_bytes_per_ns, got = (double)t_pcie / (double)t_sxm;
+    cr_assert(got > want * 0.95 && got < want * 1.05, "time ratio %.3f, bandwidth ratio %.3f", got, want);
+    cr_assert_eq(sh(TMASIM_BIN " sim --params-list --gpu h100-pcie | grep -q '^sm_count  *114 '"), 0);
+}
+
 Test(pipe_cli, malformed_chrome_import_names_file_line_and_field)
 {
     char path[64], cmd[512];

@@ -13,7 +13,7 @@
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100] [--params FILE] [--sweep KEY=V1,V2,...]\n"
+            "usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100|h100-pcie] [--params FILE] [--sweep KEY=V1,V2,...]\n"
             "                  [--format table|csv|json] [--params-list]\n"
             "\n"
             "Simulates the described pipeline on an H100 (discrete events: warps, per-SM TMA unit and\n"
@@ -21,6 +21,8 @@ static void usage(FILE *to)
             "wavefronts of the consumers' reads) and prints the predicted kernel time, the busy and\n"
             "stalled time of each role, the bottleneck, the stage occupancy; -o writes the trace\n"
             "(traces/FORMAT.md).\n"
+            "  --gpu SET       parameter set: h100 (H100 SXM, default) or h100-pcie; --params-list\n"
+            "                  shows the set's values and where each comes from\n"
             "  --params FILE   'name = value' lines overriding timing parameters (--params-list)\n"
             "  --sweep KEY=... re-runs with KEY set to each value; KEY is stages, iterations, ctas,\n"
             "                  ctas_per_sm, consumer_warps, release_lag or a parameter name\n"
@@ -167,7 +169,7 @@ int cmd_sim(int argc, char **argv)
             fprintf(stderr, "tmasim sim: %s: needs a value (%s)\n", a,
                     !strcmp(a, "--format") ? "table csv json"
                     : !strcmp(a, "-o")     ? "a trace file to write"
-                    : !strcmp(a, "--gpu")  ? "h100"
+                    : !strcmp(a, "--gpu")  ? params_gpus()
                     : !strcmp(a, "--params") ? "a file of 'name = value' lines"
                                              : "KEY=V1,V2,...");
             return EXIT_BAD_INPUT;
@@ -188,9 +190,10 @@ int cmd_sim(int argc, char **argv)
     if (list) {
         size_t n;
         const params_info *t = params_table(&n);
-        printf("%-26s %10s %-10s %s\n", "parameter", "h100", "unit", "source");
+        printf("%-26s %10s %-10s %s\n", "parameter", gpu, "unit", "source");
         for (size_t k = 0; k < n; k++)
-            printf("%-26s %10g %-10s %s\n", t[k].name, t[k].h100, t[k].unit, t[k].source);
+            printf("%-26s %10g %-10s %s\n", t[k].name, params_get(&p, t[k].name, NULL), t[k].unit,
+                   params_source(gpu, t[k].name));
         return EXIT_OK;
     }
     if (!path) {
@@ -286,7 +289,7 @@ int cmd_sim(int argc, char **argv)
         return cli_report("sim", &e);
     }
     if (out) {
-        snprintf(t.gpu, sizeof t.gpu, "H100 SXM (sim: %s)", gpu);
+        snprintf(t.gpu, sizeof t.gpu, "%s (sim: %s)", strcmp(gpu, "h100") ? "H100 PCIe" : "H100 SXM", gpu);
         snprintf(t.note, sizeof t.note, "tmasim sim %s%s%s", path, params_file ? " --params " : "",
                  params_file ? params_file : "");
         if (trace_write(out, &t, &e)) {
