@@ -136,8 +136,9 @@ int mbar_step(const mbar *in, const mbar_event *ev, mbar *out, mbar_result *r, e
             m.expected -= (int32_t)count;
         }
         {
-            int rc2 = arrive(&m, ev, count, &res, e);
-            if (rc2)
+            /* the drop below zero is the root cause: it stays the reported finding */
+            int rc2 = arrive(&m, ev, count, &res, rc ? NULL : e);
+            if (!rc)
                 rc = rc2;
         }
         break;

@@ -321,3 +321,37 @@ Test(mbar, tx_only_steps_are_not_arrivals_for_the_observation_rule)
     cr_assert_eq(step(MBAR_COMPLETE_TX, 0, 128), ERR_OK);
     cr_assert_eq(m.phase, 1, "tx back to zero with an arrival still pending: no completion");
 }
+
+Test(mbar, arrive_drop_below_zero_expected)
+{
+    init(1);
+    mbar_event ev = {.op = MBAR_ARRIVE_DROP, .count = 2};
+    memset(&e, 0, sizeof e);
+    cr_assert_eq(mbar_step(&m, &ev, &m, &r, &e), ERR_FINDING, "expected 1 cannot drop by 2");
+    cr_assert_str_eq(e.rule, "mbar_drop_below_zero");
+}
+
+Test(mbar, cpasync_rule_names)
+{
+    mbar_cpasync s = {0};
+    mbar_cp_event done = {.op = MBAR_CP_GROUP_DONE};
+    memset(&e, 0, sizeof e);
+    cr_assert_eq(mbar_cpasync_step(&s, &done, &s, NULL, &e), ERR_FINDING, "no group committed");
+    cr_assert_str_eq(e.rule, "cpasync_nothing_committed");
+    /* cp.async copies 4, 8 or 16 bytes; .cg only 16 */
+    uint32_t sizes[] = {1, 2, 32};
+    for (int i = 0; i < 3; i++) {
+        mbar_cp_event cp = {.op = MBAR_CP_COPY, .n = sizes[i]};
+        cr_assert_eq(mbar_cpasync_step(&s, &cp, &s, NULL, &e), ERR_FINDING, "%u bytes", sizes[i]);
+        cr_assert_str_eq(e.rule, "cpasync_size");
+    }
+    mbar_cp_event cg4 = {.op = MBAR_CP_COPY, .n = 4, .cg = 1};
+    cr_assert_eq(mbar_cpasync_step(&s, &cg4, &s, NULL, &e), ERR_FINDING);
+    cr_assert_str_eq(e.rule, "cpasync_size");
+    uint32_t ok[] = {4, 8, 16};
+    for (int i = 0; i < 3; i++) {
+        mbar_cp_event cp = {.op = MBAR_CP_COPY, .n = ok[i]};
+        cr_assert_eq(mbar_cpasync_step(&s, &cp, &s, NULL, &e), ERR_OK, "%u bytes", ok[i]);
+    }
+    cr_assert_eq(s.uncommitted, 3);
+}
