@@ -95,6 +95,11 @@ typedef struct pipe_desc {
     int cpasync_groups;                /* cpasync.sync: wait_prior */
     uint32_t cpasync_wait_prior;       /* N of wait_group; derived stages-2 (the correct value) */
     int cpasync_wait_prior_given;      /* set to seed a bug (a larger N reads a stage in flight) */
+    /* Bug seed (producer.waits_on: full): before refilling stage s the producer waits for its
+     * own previous copy into s (full[s], phase k-1) instead of the consumers' release
+     * (empty[s]): nothing holds it back for slow consumers, which then find the full
+     * barrier two or more phases ahead of the one they wait for (phase aliasing). */
+    int producer_waits_full;
 } pipe_desc;
 
 const char *pipe_mode_name(pipe_mode m);

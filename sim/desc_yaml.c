@@ -340,6 +340,20 @@ static int cpasync_field(ctx *c, const char *key, yaml_node_t *v, void *user)
     return get_u32(c, v, "cpasync.wait_prior", 0, DESC_MAX_STAGES, &d->cpasync_wait_prior);
 }
 
+static int producer_field(ctx *c, const char *key, yaml_node_t *v, void *user)
+{
+    pipe_desc *d = user;
+    (void)key;   /* each_field admits only waits_on */
+    const char *s = scalar(v);
+    if (s && !strcmp(s, "empty"))
+        d->producer_waits_full = 0;
+    else if (s && !strcmp(s, "full"))
+        d->producer_waits_full = 1;
+    else
+        return fail(c, v, "producer.waits_on", "'%s' (allowed empty, full)", s ? s : "?", NULL);
+    return ERR_OK;
+}
+
 static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
 {
     pipe_desc *d = user;
@@ -367,6 +381,8 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
         return each_field(c, v, "barriers", "full_count, empty_count, expect_tx", barriers_field, d);
     } else if (!strcmp(key, "consumer")) {
         return each_field(c, v, "consumer", "release_lag, release, wait_parity_offset, reads, math", consumer_field, d);
+    } else if (!strcmp(key, "producer")) {
+        return each_field(c, v, "producer", "waits_on", producer_field, d);
     } else if (!strcmp(key, "cpasync")) {
         return each_field(c, v, "cpasync", "sync, wait_prior", cpasync_field, d);
     } else if (!strcmp(key, "store")) {
@@ -475,8 +491,8 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
         rc = err_set(e, ERR_BAD_INPUT, "empty", "%s:1: field '(document)': empty description", filename);
     else
         rc = each_field(&c, root, "",
-                        "name, mode, grid, cluster, warps, stages, iterations, smem_base, tensors, barriers, consumer, store, "
-                        "cpasync",
+                        "name, mode, grid, cluster, warps, stages, iterations, smem_base, tensors, barriers, producer, consumer, "
+                        "store, cpasync",
                         top_field, out);
     /* modes without a producer warp: the consumers copy */
     if (!rc && (out->mode == PIPE_MULTISTAGE || out->mode == PIPE_CPASYNC) && root) {

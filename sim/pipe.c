@@ -535,7 +535,8 @@ static void warp_run(sim *s, uint32_t wi)
         case ST_WAIT_EMPTY: {
             uint32_t j = w->prod_j, st = j % d->stages;
             int64_t k = j / d->stages;
-            if (!try_wait(s, w, wi, empty_bar(s, st), k - 1, (uint32_t)((k - 1) & 1), j))
+            uint32_t b = d->producer_waits_full ? full_bar(s, st) : empty_bar(s, st);
+            if (!try_wait(s, w, wi, b, k - 1, (uint32_t)((k - 1) & 1), j))
                 return;
             w->state = ST_ISSUE;
             continue;

@@ -115,6 +115,10 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
                        d->stages - 1);
     if (d->smem_base == 0)
         d->smem_base = 1024;
+    if (d->producer_waits_full && d->mode != PIPE_WARP_SPECIALIZED)
+        return err_set(e, ERR_BAD_INPUT, "producer.waits_on",
+                       "%s: field 'producer.waits_on' = full needs mode warp_specialized (mode is %s)", f,
+                       pipe_mode_name(d->mode));
     if (d->cpasync_groups && d->mode != PIPE_CPASYNC)
         return err_set(e, ERR_BAD_INPUT, "cpasync.sync",
                        "%s: field 'cpasync.sync' = wait_prior needs mode cp_async (mode is %s)", f, pipe_mode_name(d->mode));

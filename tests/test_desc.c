@@ -30,7 +30,7 @@ Test(desc, examples_all_parse)
     const char *names[] = {"double_buffer", "ws4_tma", "cpasync_multistage", "cluster2_multicast", "stasync_cluster",
                            "consumer_swizzle_128b", "consumer_swizzle_none", "memory_bound", "compute_bound", "full_grid",
                            "bug_barrier_count", "bug_expect_tx", "bug_never_release", "bug_parity_lap", "splitk_reduce",
-                           "cpasync_wait_prior", "bug_wait_prior", "bug_full_count"};
+                           "cpasync_wait_prior", "bug_wait_prior", "bug_full_count", "bug_phase_lap"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "examples/%s.yaml", names[i]);

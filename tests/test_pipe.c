@@ -109,6 +109,23 @@ Test(pipe, full_count_of_the_block_size_hangs_with_one_arrival_per_phase)
     cr_assert(strstr(r.chain, "95 of 96 arrivals missing, tx-count 0"), "%s", r.chain);
 }
 
+Test(pipe, producer_not_held_by_the_consumers_laps_their_phase)
+{
+    int code;
+    err_info v;
+    pipe_result r;
+    verdict_of("bug_phase_lap", &code, &v, &r);
+    cr_assert_eq(code, ERR_FINDING);
+    cr_assert_str_eq(v.rule, "mbar_phase_aliasing", "%s", v.detail);
+    /* 16 iterations over 4 stages: the producer, waiting only for its own copies, fills
+     * every stage 4 times while the consumers compute iteration 0 (8.3 us of MMA); a
+     * consumer's wait for phase 0 of full[1] finds the barrier at phase 16 / 4 = 4, and
+     * parity 0 = parity of phase 4, which never completes: the waiter hangs */
+    cr_assert(strstr(v.detail, "full[1]: waiter for phase 0 (parity 0) arrives when the barrier is at phase 4"), "%s",
+              v.detail);
+    cr_assert(r.deadlock);
+}
+
 Test(pipe, too_large_full_count_deadlocks_with_a_chain)
 {
     const char *t = "warps: {producer: 1, consumer: 2}\nstages: 2\niterations: 4\n"

@@ -13,9 +13,11 @@ static void usage(FILE *to)
             "usage: tmasim check DESC.yaml [--format table|csv|json]\n"
             "\n"
             "Runs the described pipeline through the mbarrier model (PTX semantics) and reports\n"
-            "over-arrival, tx-count out of range, phase aliasing, wrong parity, arrivals that land\n"
-            "on the wrong phase, re-init of a live barrier, and deadlocks with the chain of who\n"
-            "waits on whom. Description format: examples/README.md.\n"
+            "over-arrival, tx-count out of range, phase aliasing (a waiter lapped by the barrier),\n"
+            "wrong parity, arrivals that land on the wrong phase, an arrival before any wait saw the\n"
+            "previous phase complete (one wait per phase), re-init of a live barrier, cp.async reads\n"
+            "of a stage whose commit group is in flight, and deadlocks with the chain of who waits\n"
+            "on whom. Description format: examples/README.md.\n"
             "exit status: 0 protocol ok, 1 bug found (explained), 2 bad input\n");
 }
 
