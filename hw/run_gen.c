@@ -320,6 +320,7 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
               d->empty_count, d->expect_tx);
     sb_printf(&b, "#define RELEASE_LAG %u\n#define NEVER_RELEASE %d\n#define PARITY_OFF %d\n", d->release_lag,
               d->never_release ? 1 : 0, d->wait_parity_offset);
+    sb_printf(&b, "#define PRODUCER_WAITS_FULL %d\n", d->producer_waits_full ? 1 : 0);
     sb_printf(&b, "#define STAGE_BYTES %u\n#define SMEM_PAD %u\n#define EV_CAP %u\n", g->stage_bytes, g->smem_pad,
               g->ev_cap);
     int op = 2;

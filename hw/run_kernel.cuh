@@ -127,23 +127,27 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #elif TMAHW_RECORD == 3   /* overhead study: the stores only, no clock reads */
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
     do {                                                                                                 \
-        if (lane == 0) {                                                                                 \
-            u32 n_ = evn_local++;                                                                        \
-            if (n_ < EV_CAP)                                                                             \
-                ((uint4 *)evbuf)[n_] = make_uint4(0u, 0u, (iter_), (u32)(kind_) | (u32)(stage_) << 8);   \
-        }                                                                                                \
+        const u32 n_ = evn_local++;                                                                      \
+        if (lane == (n_ & 31u))                                                                          \
+            ev_slot = make_uint4(0u, 0u, (iter_), (u32)(kind_) | (u32)(stage_) << 8);                    \
+        if ((n_ & 31u) == 31u && n_ - 31u + lane < EV_CAP)                                               \
+            ((uint4 *)evbuf)[n_ - 31u + lane] = ev_slot;                                                 \
     } while (0)
 #define NOW() 0ull
 #elif TMAHW_RECORD
+/* Called by the whole warp (uniform): lane n % 32 keeps event n in 4 registers and the
+ * warp writes 32 events at once (one coalesced 512-byte store). A global store right
+ * before an mbarrier arrive (release semantics) makes the arrive wait for it, so storing
+ * every event separately costs far more than batching them (measured with
+ * --record-level 3). */
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
     do {                                                                                                 \
-        if (lane == 0) {                                                                                 \
-            u32 n_ = evn_local++;                                                                        \
-            if (n_ < EV_CAP) /* one 16-byte store */                                                     \
-                ((uint4 *)evbuf)[n_] = make_uint4((u32)((t0_) - clk0), (u32)(dur_), (iter_),                     \
-                                                  (u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 |      \
-                                                      (u32)(aux_) << 24);                                        \
-        }                                                                                                \
+        const u32 n_ = evn_local++;                                                                      \
+        if (lane == (n_ & 31u))                                                                          \
+            ev_slot = make_uint4((u32)((t0_) - clk0), (u32)(dur_), (iter_),                              \
+                                 (u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24); \
+        if ((n_ & 31u) == 31u && n_ - 31u + lane < EV_CAP)                                               \
+            ((uint4 *)evbuf)[n_ - 31u + lane] = ev_slot;                                                 \
     } while (0)
 #define NOW() clk()
 #else
@@ -280,13 +284,14 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #if TMAHW_RECORD
     Ev *evbuf = p.ev + (u64)gw * EV_CAP;
     u32 evn_local = 0;
+    uint4 ev_slot = make_uint4(0u, 0u, 0u, 0u);
 #endif
     u32 sum = 0;
     float sink = 0.f;
     int stop = 0;
 
     /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. */
-    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full) -> int {
+    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side) -> int {
         u64 t0 = NOW();
         u32 ok = bar_test(bar0 + 8 * b, parity);
         u32 blocked = 0, timeout = 0, failed = 0;
@@ -324,8 +329,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             }
         }
         u64 t1 = NOW();
-        REC(K_WAIT, stage, iter, (blocked ? EVF_BLOCKED : 0) | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), 0,
+        REC(K_WAIT, stage, iter, (blocked ? EVF_BLOCKED : 0) | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), side,
             t0, t1 - t0);
+        (void)side;
         (void)t1;
         (void)phase;
         return failed ? -1 : 0;
@@ -347,14 +353,17 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     /* ---- producer side: one stage's copies for iteration j ---- */
     auto produce = [&](u32 j) -> int {
         const u32 s = j % STAGES, k = j / STAGES;
-        if (wait(EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, 0))
+        /* producer side (aux 1): the release of the stage's previous use; the
+         * producer.waits_on: full bug waits for its own previous copy instead */
+        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1))
             return -1;
         const u32 stage_addr = base + s * STAGE_BYTES;
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
-        if (lane == 0) {
+        {
             u64 t = NOW();
-            bar_expect_tx(full, EXPECT_TX);
+            if (lane == 0)
+                bar_expect_tx(full, EXPECT_TX);
             REC(K_EXPECT_TX, s, j, EVF_FULL, 0, t, 0);
             const u32 group = MCAST ? cta / CLUSTER : cta, ngroups = MCAST ? gridDim.x / CLUSTER : gridDim.x;
             for (u32 t_ = 0; t_ < NTENS; t_++) {
@@ -366,9 +375,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 dst += crank * T_SLICE_SMEM[t_];
 #endif
                 u64 ti = NOW();
-                tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
+                if (lane == 0)
+                    tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
                 REC(K_TMA_ISSUE, s, j, 0, t_, ti, 0);
+                (void)ti;
             }
+            (void)t;
         }
         __syncwarp();
 #elif MODE == 2
@@ -389,10 +401,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         /* st.async: load the tile into registers, write it into the peer's stage */
         {
             const u32 peer = crank ^ 1u;
-            if (lane == 0) {
+            {
                 u64 t = NOW();
-                bar_expect_tx_remote(full, peer, EXPECT_TX);
+                if (lane == 0)
+                    bar_expect_tx_remote(full, peer, EXPECT_TX);
                 REC(K_EXPECT_TX, s, j, EVF_FULL, 1, t, 0);
+                (void)t;
             }
             __syncwarp();
             u64 ti = NOW();
@@ -422,27 +436,35 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         for (; released < upto; released++) {
             const u32 it = released, s = it % STAGES;
             const u32 empty = bar0 + 8 * EMPTY(s);
-            if (lane == 0) {
+            {
 #if MCAST
                 for (u32 r = 0; r < CLUSTER; r++) {
                     u64 t = NOW();
-                    if (r == crank) {
-                        u32 pc = bar_arrive(empty);
-                        (void)pc;
-                    } else {
-                        bar_arrive_remote(empty, r);
+                    if (lane == 0) {
+                        if (r == crank) {
+                            u32 pc = bar_arrive(empty);
+                            (void)pc;
+                        } else {
+                            bar_arrive_remote(empty, r);
+                        }
                     }
                     REC(K_RELEASE, s, it, 0, r, t, 0);
+                    (void)t;
                 }
 #elif MODE == 3
                 u64 t = NOW();
-                bar_arrive_remote(empty, crank ^ 1u);
+                if (lane == 0)
+                    bar_arrive_remote(empty, crank ^ 1u);
                 REC(K_RELEASE, s, it, 0, crank ^ 1u, t, 0);
+                (void)t;
 #else
                 u64 t = NOW();
-                u32 pc = bar_arrive(empty);
-                atomicAdd(&p.arrivals[((u64)cta * 2 * STAGES + EMPTY(s)) * 4 + (pc < 3 ? pc : 3)], 1u);
+                if (lane == 0) {
+                    u32 pc = bar_arrive(empty);
+                    atomicAdd(&p.arrivals[((u64)cta * 2 * STAGES + EMPTY(s)) * 4 + (pc < 3 ? pc : 3)], 1u);
+                }
                 REC(K_RELEASE, s, it, 0, crank, t, 0);
+                (void)t;
 #endif
             }
         }
@@ -455,7 +477,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
 #if !CP_GROUPS
-        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1))
+        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0))
             return -1;
 #endif
         const u32 rank = warp - NPROD;
@@ -573,8 +595,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         /* TMA store of the stage's tensor-0 box; waits until the stage has been read out
          * before the release below lets the producer overwrite it. */
         if ((i + 1) % STORE_EVERY == 0 && rank == 0) {
+            u64 t = NOW();
             if (lane == 0) {
-                u64 t = NOW();
                 const u32 src = base + s * STAGE_BYTES + T_SMEM[0];
                 const int c0 = 0, c1 = (int)((cta * (ITERS / STORE_EVERY) + i / STORE_EVERY) * ST_ROWS);
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -589,11 +611,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #endif
                 asm volatile("cp.async.bulk.commit_group;" ::: "memory");
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-                u64 te = NOW();
-                REC(K_TMA_STORE, s, i, 0, 0, t, te - t);
-                (void)te;
             }
             __syncwarp();
+            u64 te = NOW();
+            REC(K_TMA_STORE, s, i, 0, 0, t, te - t);
+            (void)t;
+            (void)te;
         }
 #endif
 #if !CP_GROUPS
@@ -670,6 +693,13 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
+#if TMAHW_RECORD
+    {
+        const u32 done = evn_local & ~31u;   /* the last, partial batch of events */
+        if (lane < (evn_local & 31u) && done + lane < EV_CAP)
+            ((uint4 *)evbuf)[done + lane] = ev_slot;
+    }
+#endif
     if (lane == 0) {
         p.sums[gw] = sum;
         p.sink[gw] = sink;

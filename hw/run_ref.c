@@ -279,7 +279,8 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                         continue;
                     int64_t t = T_NS(c, r->t), dur = (int64_t)((double)r->dur * npc[c] + 0.5);
                     if (pass == 0) {
-                        if (r->kind == RAW_WAIT && (r->flags & RUN_EVF_FULL) && !(r->flags & RUN_EVF_TIMEOUT)) {
+                        if (r->kind == RAW_WAIT && (r->flags & RUN_EVF_FULL) && !(r->flags & RUN_EVF_TIMEOUT) &&
+                            (d->cpasync_groups || r->aux == 0)) {
                             int64_t *s = &seen[(size_t)c * d->iterations + r->iter];
                             if (t + dur < *s)
                                 *s = t + dur;
@@ -298,7 +299,8 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                         int full = (r->flags & RUN_EVF_FULL) != 0;
                         te.dur_ns = (uint32_t)dur;
                         te.barrier = (uint8_t)(full ? r->stage : S + r->stage);
-                        te.phase = (uint16_t)(full ? k_ : (k_ ? k_ - 1 : 0));
+                        /* producer-side waits (aux 1) are for the stage's previous phase */
+                        te.phase = (uint16_t)(r->aux ? (k_ ? k_ - 1 : 0) : k_);
                         if (d->cpasync_groups) {   /* sim numbering: wait_group 2S, bar.sync 2S+1 */
                             te.barrier = (uint8_t)(2 * S + (r->aux ? 1u : 0u));
                             te.phase = 0;
