@@ -1046,14 +1046,15 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
                                                                                                    : TRACE_ROLE_CONSUMER];
     double ctime = (double)cons->warps * (double)(r->kernel_ns ? r->kernel_ns : 1);
     double wf = cons->wait_full_ns / ctime, busy = cons->busy_ns / ctime;
+    const char *data_wait = d->cpasync_groups ? "on their cp.async groups" : "on full barriers";
     if (r->deadlock) {
         r->bottleneck_kind = "hang";
         snprintf(r->bottleneck, sizeof r->bottleneck, "hang: the pipeline deadlocks (%.250s)", r->chain);
     } else if (r->hbm_util > 0.75) {
         r->bottleneck_kind = "memory";
         snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "memory: L2/HBM is busy %.0f%% of the kernel and consumers wait on full barriers %.0f%% of their time.",
-                 100 * r->hbm_util, 100 * wf);
+                 "memory: L2/HBM is busy %.0f%% of the kernel and consumers wait %s %.0f%% of their time.",
+                 100 * r->hbm_util, data_wait, 100 * wf);
     } else if (busy > 0.6 || r->math_util > 0.75 || r->smem_util > 0.75) {
         r->bottleneck_kind = "compute";
         snprintf(r->bottleneck, sizeof r->bottleneck,
@@ -1065,9 +1066,9 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     } else if (wf > 0.3) {
         r->bottleneck_kind = "latency";
         snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "latency: consumers wait on full barriers %.0f%% of their time while L2/HBM is only %.0f%% busy: "
+                 "latency: consumers wait %s %.0f%% of their time while L2/HBM is only %.0f%% busy: "
                  "%u stage(s) in flight do not cover the ~%.0f ns copy latency.",
-                 100 * wf, 100 * r->hbm_util, d->stages, p->hbm_latency_ns);
+                 data_wait, 100 * wf, 100 * r->hbm_util, d->stages, p->hbm_latency_ns);
     } else {
         r->bottleneck_kind = "synchronization";
         snprintf(r->bottleneck, sizeof r->bottleneck,
