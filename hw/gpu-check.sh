@@ -114,7 +114,12 @@ if [ -z "${SKIP_PIPELINES:-}" ]; then
         bug_*) want=1 ;;
         *) want=0 ;;
         esac
-        if [ "$rc" = "$want" ] && { [ "$want" = 1 ] || [ "$corr" = ok ]; }; then
+        # a data race (reads of a stage whose copies may be in flight) corrupts the data only
+        # when the timing lets it: the run may be clean; the simulator's finding is reported
+        if [ "$want" = 1 ] && [ "$rc" = 0 ] && grep -q cpasync_read_before_complete "$j"; then
+            want=0; corr="ok (race unseen)"
+        fi
+        if [ "$rc" = "$want" ] && { [ "$want" = 1 ] || [ "${corr%% *}" = ok ]; }; then
             pass=$((pass+1)); results+=("PASS run_$n ($corr)")
         else
             fail=$((fail+1)); results+=("FAIL run_$n (exit $rc, wanted $want; $corr)")

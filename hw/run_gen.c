@@ -242,6 +242,18 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
     if (cap > (1u << 26))
         cap = 1u << 26;
     g->ev_cap = (uint32_t)cap;
+    /* the event ring: what shared memory is left, in whole warps' batches of 32 events;
+     * both kernel variants request the same amount (same carve-out) */
+    uint32_t avail = 227u * 1024u - g->dyn_smem_bytes;
+    uint32_t ring = avail / (g->nwarps * 16u) / 32u * 32u;
+    uint32_t need = (g->ev_cap + 31u) / 32u * 32u;
+    if (ring > need)
+        ring = need;
+    if (ring < 32u)
+        return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = %u leaves %u bytes of shared memory: tmahw "
+                       "needs %u for its event ring (32 events per warp)", f, d->stages, avail, g->nwarps * 512u);
+    g->ring = ring;
+    g->dyn_smem_bytes += ring * g->nwarps * 16u;
 
     int rc = prepare_reads(d, g, e);
     if (rc)
@@ -321,8 +333,8 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     sb_printf(&b, "#define RELEASE_LAG %u\n#define NEVER_RELEASE %d\n#define PARITY_OFF %d\n", d->release_lag,
               d->never_release ? 1 : 0, d->wait_parity_offset);
     sb_printf(&b, "#define PRODUCER_WAITS_FULL %d\n", d->producer_waits_full ? 1 : 0);
-    sb_printf(&b, "#define STAGE_BYTES %u\n#define SMEM_PAD %u\n#define EV_CAP %u\n", g->stage_bytes, g->smem_pad,
-              g->ev_cap);
+    sb_printf(&b, "#define STAGE_BYTES %u\n#define SMEM_PAD %u\n#define EV_CAP %u\n#define RING %uu\n", g->stage_bytes,
+              g->smem_pad, g->ev_cap, g->ring);
     int op = 2;
     switch (g->rd_op) {
     case BANK_OP_LDS32: op = 0; break;

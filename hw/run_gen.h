@@ -30,6 +30,7 @@ typedef struct run_gen_info {
     uint32_t smem_pad;             /* smem_base % 1024: stage 0 sits at that offset in a 1024 block */
     uint32_t dyn_smem_bytes;       /* dynamic shared memory to request (alignment slack included) */
     uint32_t ev_cap;               /* events one warp may record */
+    uint32_t ring;                 /* events per warp buffered in shared memory (after the stages) */
     /* consumer reads: the access generator's instructions, one chunk per consumer rank % share */
     int rd_probe;                  /* no reads described: one 16-byte probe load per lane (checksum only) */
     uint32_t rd_tensor;

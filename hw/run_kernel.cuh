@@ -124,32 +124,32 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #if TMAHW_RECORD == 2   /* overhead study: the clock reads only, nothing stored */
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
 #define NOW() clk()
-#elif TMAHW_RECORD == 3   /* overhead study: the stores only, no clock reads */
-#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
-    do {                                                                                                 \
-        const u32 n_ = evn_local++;                                                                      \
-        if (lane == (n_ & 31u))                                                                          \
-            ev_slot = make_uint4(0u, 0u, (iter_), (u32)(kind_) | (u32)(stage_) << 8);                    \
-        if ((n_ & 31u) == 31u && n_ - 31u + lane < EV_CAP)                                               \
-            ((uint4 *)evbuf)[n_ - 31u + lane] = ev_slot;                                                 \
-    } while (0)
-#define NOW() 0ull
 #elif TMAHW_RECORD
-/* Called by the whole warp (uniform): lane n % 32 keeps event n in 4 registers and the
- * warp writes 32 events at once (one coalesced 512-byte store). A global store right
- * before an mbarrier arrive (release semantics) makes the arrive wait for it, so storing
- * every event separately costs far more than batching them (measured with
- * --record-level 3). */
+/* Called by the whole warp (uniform). Lane 0 writes the event into the warp's ring in
+ * shared memory (RING events, after the stages); a full ring is copied to global memory
+ * by the whole warp, as is the rest at the end. Shared stores, because a global store
+ * right before an mbarrier arrive (release semantics) makes the arrive wait for the
+ * store to reach the L2: storing every event to global memory cost 8-19% of the kernel
+ * time (measured with --record-level 3 of an earlier version). TMAHW_RECORD 3 stores
+ * events without reading the clock (overhead study). */
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
     do {                                                                                                 \
         const u32 n_ = evn_local++;                                                                      \
-        if (lane == (n_ & 31u))                                                                          \
-            ev_slot = make_uint4((u32)((t0_) - clk0), (u32)(dur_), (iter_),                              \
-                                 (u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24); \
-        if ((n_ & 31u) == 31u && n_ - 31u + lane < EV_CAP)                                               \
-            ((uint4 *)evbuf)[n_ - 31u + lane] = ev_slot;                                                 \
+        const u32 slot_ = n_ % RING;                                                                     \
+        if (lane == 0 && n_ < EV_CAP)                                                                    \
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(ring + 16u * slot_),           \
+                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)((t0_) - clk0)),                              \
+                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)), "r"(iter_),                          \
+                         "r"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)  \
+                         : "memory");                                                                    \
+        if (slot_ == RING - 1u)                                                                          \
+            ring_flush(n_ + 1u - RING, RING);                                                            \
     } while (0)
+#if TMAHW_RECORD == 3
+#define NOW() 0ull
+#else
 #define NOW() clk()
+#endif
 #else
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
 #define NOW() 0ull
@@ -284,7 +284,21 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #if TMAHW_RECORD
     Ev *evbuf = p.ev + (u64)gw * EV_CAP;
     u32 evn_local = 0;
-    uint4 ev_slot = make_uint4(0u, 0u, 0u, 0u);
+    const u32 ring = base + STAGES * STAGE_BYTES + warp * RING * 16u;
+    /* copies ring entries [first, first + n) (event numbers) to the warp's global buffer */
+    auto ring_flush = [&](u32 first, u32 n) {
+        __syncwarp();
+        for (u32 k = lane; k < n; k += 32) {
+            const u32 e = first + k;
+            if (e < EV_CAP) {
+                uint4 v;
+                asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(ring + 16u * (e % RING)) : "memory");
+                ((uint4 *)evbuf)[e] = v;
+            }
+        }
+        __syncwarp();
+    };
 #endif
     u32 sum = 0;
     float sink = 0.f;
@@ -694,11 +708,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
 #if TMAHW_RECORD
-    {
-        const u32 done = evn_local & ~31u;   /* the last, partial batch of events */
-        if (lane < (evn_local & 31u) && done + lane < EV_CAP)
-            ((uint4 *)evbuf)[done + lane] = ev_slot;
-    }
+    ring_flush(evn_local - evn_local % RING, evn_local % RING);   /* the rest of the ring */
 #endif
     if (lane == 0) {
         p.sums[gw] = sum;
