@@ -380,7 +380,10 @@ static int next_action(const sim *s, const warp *w)
     const pipe_desc *d = s->d;
     if (w->role == TRACE_ROLE_PRODUCER)
         return w->prod_j < d->iterations ? ACT_PRODUCE : ACT_FINISH;
-    if (w->role == TRACE_ROLE_MIXED && w->copier && w->prod_j < d->iterations && w->prod_j < w->cons_i + d->stages - 1)
+    /* Mixed warps keep stages - 1 loads ahead: the load of iteration i + stages - 1 (into the
+     * stage iteration i - 1 just released) is issued before consuming i, as the double
+     * buffer of the async-copy guide loads tile i + 1 while it processes tile i. */
+    if (w->role == TRACE_ROLE_MIXED && w->copier && w->prod_j < d->iterations && w->prod_j < w->cons_i + d->stages)
         return ACT_PRODUCE;
     return w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
 }

@@ -113,6 +113,11 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         return err_set(e, ERR_BAD_INPUT, "consumer.release_lag",
                        "%s: field 'consumer.release_lag' = %u (allowed 0..stages-1 = %u)", f, d->release_lag,
                        d->stages - 1);
+    if ((d->mode == PIPE_MULTISTAGE || (d->mode == PIPE_CPASYNC && !d->cpasync_groups)) && d->release_lag)
+        return err_set(e, ERR_BAD_INPUT, "consumer.release_lag",
+                       "%s: field 'consumer.release_lag' = %u (mode %s: the copying warps refill the stage of "
+                       "iteration i - 1 before consuming i, so it must be released at once: allowed 0)",
+                       f, d->release_lag, pipe_mode_name(d->mode));
     if (d->smem_base == 0)
         d->smem_base = 1024;
     if (d->producer_waits_full && d->mode != PIPE_WARP_SPECIALIZED)

@@ -49,6 +49,78 @@ Test(pipe, correct_examples_pass_the_protocol_check)
     }
 }
 
+/* Property: every correct protocol passes, over a grid of shapes (mode, cluster, stages,
+ * release lag, warps, an iteration count that is not a multiple of the stages). Checks
+ * the mbarrier rules (one wait per phase included) against protocols known to be right. */
+Test(pipe, correct_protocols_pass_over_a_grid_of_shapes)
+{
+    static const char *const shapes[] = {
+        "mode: warp_specialized\nwarps: {producer: 1, consumer: %u}\n",
+        "mode: warp_specialized\ncluster: {size: 2, multicast: true}\nwarps: {producer: 1, consumer: %u}\n",
+        "mode: multistage\nwarps: {consumer: %u}\n",
+        "mode: cp_async\nwarps: {consumer: %u}\n",
+        "mode: cp_async\ncpasync: {sync: wait_prior}\nwarps: {consumer: %u}\n",
+        "mode: st_async\ncluster: {size: 2}\nwarps: {producer: 1, consumer: %u}\n",
+    };
+    unsigned runs = 0;
+    for (size_t m = 0; m < sizeof shapes / sizeof shapes[0]; m++)
+        for (unsigned stages = 2; stages <= 5; stages++)
+            /* the mixed modes (multistage, cp_async with mbarriers) release at once: lag 0 */
+            for (unsigned lag = 0; lag < ((m == 2 || m == 3) ? 1 : stages); lag++)
+                for (unsigned warps = 1; warps <= 3; warps++) {
+                    char head[256], text[1024];
+                    snprintf(head, sizeof head, shapes[m], warps);
+                    snprintf(text, sizeof text,
+                             "%sgrid: {ctas: 4}\nstages: %u\niterations: 13\n"
+                             "tensors:\n  - {dims: [4096, 4096], box: [64, 32]}\n"
+                             "consumer:\n  release_lag: %u\n  math: {kind: fma, amount: %u}\n",
+                             head, stages, lag, 64u << (warps + stages % 3));
+                    pipe_desc d;
+                    err_info e = {0};
+                    cr_assert_eq(desc_parse_yaml(text, strlen(text), "grid.yaml", &d, &e), ERR_OK, "%s\n%s", text,
+                                 e.detail);
+                    pipe_result r;
+                    run(&d, &r, NULL);
+                    err_info v = {0};
+                    cr_assert_eq(pipe_verdict(&r, &v), ERR_OK, "%s\n%s: %s", text, v.rule, v.detail);
+                    runs++;
+                }
+    cr_assert_eq(runs, (4 * (2 + 3 + 4 + 5) + 2 * 4) * 3);
+}
+
+/* The guide's Pattern 1: with two buffers, the load of tile i + 1 is issued before tile i is
+ * processed (and lands while it is), in every CTA. */
+Test(pipe, double_buffer_loads_the_next_tile_while_computing_this_one)
+{
+    pipe_desc d;
+    load("double_buffer", &d);
+    d.ctas = 4;
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_result r;
+    run(&d, &r, &t);
+    static int64_t issue[4][64], math0[4][64];
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < 64; i++)
+            issue[c][i] = math0[c][i] = -1;
+    for (size_t k = 0; k < t.count; k++) {
+        const trace_event *ev = &t.events[k];
+        if (ev->cta >= 4 || ev->iteration >= 64)
+            continue;
+        if (ev->kind == TRACE_TMA_ISSUE)
+            issue[ev->cta][ev->iteration] = ev->t_ns;
+        if (ev->kind == TRACE_MATH && ev->warp == 0)
+            math0[ev->cta][ev->iteration] = ev->t_ns;
+    }
+    for (int c = 0; c < 4; c++)
+        for (uint32_t i = 0; i + 1 < d.iterations; i++) {
+            cr_assert(issue[c][i + 1] >= 0 && math0[c][i] >= 0, "CTA %d iteration %u missing", c, i);
+            cr_assert_leq(issue[c][i + 1], math0[c][i], "CTA %d: tile %u loaded at %lld ns, after tile %u's math at %lld ns",
+                          c, i + 1, (long long)issue[c][i + 1], i, (long long)math0[c][i]);
+        }
+    trace_free(&t);
+}
+
 Test(pipe, wrong_barrier_count_is_an_early_arrival)
 {
     int code;
