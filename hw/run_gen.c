@@ -242,13 +242,14 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
     if (cap > (1u << 26))
         cap = 1u << 26;
     g->ev_cap = (uint32_t)cap;
-    /* the event ring: what shared memory is left, in whole warps' batches of 32 events;
+    /* the event ring: a power of two of events per warp in the shared memory that is left;
      * both kernel variants request the same amount (same carve-out) */
     uint32_t avail = 227u * 1024u - g->dyn_smem_bytes;
-    uint32_t ring = avail / (g->nwarps * 16u) / 32u * 32u;
-    uint32_t need = (g->ev_cap + 31u) / 32u * 32u;
-    if (ring > need)
-        ring = need;
+    uint32_t fit = avail / (g->nwarps * 16u), ring = 32u;   /* a power of two: slots by mask */
+    while (ring * 2u <= fit && ring < g->ev_cap)
+        ring *= 2u;
+    if (ring > fit)
+        ring = 0;
     if (ring < 32u)
         return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = %u leaves %u bytes of shared memory: tmahw "
                        "needs %u for its event ring (32 events per warp)", f, d->stages, avail, g->nwarps * 512u);

@@ -135,15 +135,14 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
     do {                                                                                                 \
         const u32 n_ = evn_local++;                                                                      \
-        const u32 slot_ = n_ % RING;                                                                     \
+        const u32 slot_ = n_ & (RING - 1u);                                                              \
         if (lane == 0 && n_ < EV_CAP)                                                                    \
             asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(ring + 16u * slot_),           \
                          "r"(TMAHW_RECORD == 3 ? 0u : (u32)((t0_) - clk0)),                              \
                          "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)), "r"(iter_),                          \
-                         "r"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)  \
-                         : "memory");                                                                    \
+                         "r"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)); \
         if (slot_ == RING - 1u)                                                                          \
-            ring_flush(n_ + 1u - RING, RING);                                                            \
+            ring_flush(ring, evbuf, n_ + 1u - RING, RING, lane);                                         \
     } while (0)
 #if TMAHW_RECORD == 3
 #define NOW() 0ull
@@ -237,6 +236,26 @@ __device__ __forceinline__ void tma_load(const TMap *m, u32 rank, const int *c, 
 #endif
 }
 
+#if TMAHW_RECORD
+/* Copies ring entries [first, first + n) (event numbers) to the warp's global buffer.
+ * Not inlined: it runs once per RING events, and a copy at every recording site would
+ * only grow the hot loops. */
+__device__ __noinline__ void ring_flush(u32 ring, Ev *evbuf, u32 first, u32 n, u32 lane)
+{
+    __syncwarp();
+    for (u32 k = lane; k < n; k += 32) {
+        const u32 e = first + k;
+        if (e < EV_CAP) {
+            uint4 v;
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(ring + 16u * (e & (RING - 1u))) : "memory");
+            ((uint4 *)evbuf)[e] = v;
+        }
+    }
+    __syncwarp();
+}
+#endif
+
 /* ---- the kernel ------------------------------------------------------------------- */
 extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     tmahw_pipe(const __grid_constant__ TMap m0, const __grid_constant__ TMap m1, const __grid_constant__ TMap m2,
@@ -285,20 +304,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     Ev *evbuf = p.ev + (u64)gw * EV_CAP;
     u32 evn_local = 0;
     const u32 ring = base + STAGES * STAGE_BYTES + warp * RING * 16u;
-    /* copies ring entries [first, first + n) (event numbers) to the warp's global buffer */
-    auto ring_flush = [&](u32 first, u32 n) {
-        __syncwarp();
-        for (u32 k = lane; k < n; k += 32) {
-            const u32 e = first + k;
-            if (e < EV_CAP) {
-                uint4 v;
-                asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(ring + 16u * (e % RING)) : "memory");
-                ((uint4 *)evbuf)[e] = v;
-            }
-        }
-        __syncwarp();
-    };
 #endif
     u32 sum = 0;
     float sink = 0.f;
@@ -708,7 +713,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
 #if TMAHW_RECORD
-    ring_flush(evn_local - evn_local % RING, evn_local % RING);   /* the rest of the ring */
+    ring_flush(ring, evbuf, evn_local & ~(RING - 1u), evn_local & (RING - 1u), lane);   /* the rest of the ring */
 #endif
     if (lane == 0) {
         p.sums[gw] = sum;
