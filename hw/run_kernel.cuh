@@ -508,7 +508,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #pragma unroll
             for (u32 q = 0; q < RD_N; q++)
                 off[q] = RD_TAB[(chunk * RD_N + q) * 32 + lane];
-#pragma unroll 1
             for (u32 r = 0; r < RD_REPEAT; r++) {
 #pragma unroll
                 for (u32 q = 0; q < RD_N; q++) {
@@ -563,9 +562,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             float a0 = (float)(lane + rdep), a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f,
                   a6 = a0 + 6.f, a7 = a0 + 7.f;
             const float m = 0.999f, c = 0.5f;
-            /* loops are not unrolled, so that both variants run the same loop (the
-             * compiler's unrolling otherwise differs between them) */
-#pragma unroll 1
             for (u32 n = 0; n < MATH_N / 8; n++) {
                 asm volatile("fma.rn.f32 %0, %0, %8, %9;\n\tfma.rn.f32 %1, %1, %8, %9;\n\t"
                              "fma.rn.f32 %2, %2, %8, %9;\n\tfma.rn.f32 %3, %3, %8, %9;\n\t"
@@ -574,7 +570,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                              : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7)
                              : "f"(m), "f"(c));
             }
-#pragma unroll 1
             for (u32 n = 0; n < MATH_N % 8; n++)
                 asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(a0) : "f"(m), "f"(c));
             const float r = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
@@ -590,7 +585,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             u64 t = NOW();
             float d[4][4] = {};
             const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
-#pragma unroll 1
             for (u32 n = 0; n < MATH_N / 4; n++) {
 #pragma unroll
                 for (int q = 0; q < 4; q++)
@@ -599,7 +593,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                                  : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
                                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
             }
-#pragma unroll 1
             for (u32 n = 0; n < MATH_N % 4; n++)
                 asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
                              "{%8, %9}, {%0, %1, %2, %3};"
