@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#if defined(__SSE2__) && !defined(BANK_NO_SIMD)
-#include <emmintrin.h>
+#if defined(__SSE4_1__) && !defined(BANK_NO_SIMD)
+#include <smmintrin.h>
 #define BANK_SIMD 1
 #endif
 
@@ -356,7 +356,7 @@ static uint32_t bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, cons
 BANK_INLINE uint32_t bytes_equal(const uint8_t v[BANK_LANES], uint32_t x)
 {
 #ifdef BANK_SIMD
-    const __m128i k = _mm_set1_epi8((char)x);
+    const __m128i k = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)x), _mm_setzero_si128());
     uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)v), k));
     uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(v + 16)), k));
     return lo | hi << 16;
@@ -425,89 +425,161 @@ BANK_INLINE void bank_usual_clean(const bank_instr *in, bank_result *out, uint32
     out->conflicts = phases > ideal ? phases - ideal : 0;
 }
 
-/* Some slot is asked for two or more rows. Phase by phase (lanes in order, so slots
- * come phase by phase too), every slot (phase, bank group) collects its rows as a
- * 64-bit set of row ids; the phase costs its largest set, and a lane is served in the
- * wavefront of its row's rank within its slot. Only crowded slots have lanes beyond
- * the phase's first wavefront. */
-static void bank_usual_crowded(const bank_instr *in, bank_result *out, uint32_t group_bits, uint32_t n,
-                               uint32_t merged, uint32_t ideal, const uint8_t slot[BANK_LANES],
-                               const uint32_t row[BANK_LANES], uint32_t lo, uint32_t hi)
+/* 1 << i */
+#define BANK_X4(M, i) M(i), M((i) + 1), M((i) + 2), M((i) + 3)
+#define BANK_X16(M, i) BANK_X4(M, i), BANK_X4(M, (i) + 4), BANK_X4(M, (i) + 8), BANK_X4(M, (i) + 12)
+#define BANK_X64(M, i) BANK_X16(M, i), BANK_X16(M, (i) + 16), BANK_X16(M, (i) + 32), BANK_X16(M, (i) + 48)
+#define BANK_BIT(i) (1ull << (i))
+static const uint64_t bank_bit[64] = {BANK_X64(BANK_BIT, 0)};
+
+/* Some slot may be asked for two rows. Every (phase, bank group) slot collects the
+ * rows asked of it as a set of row ids (bits of one word, or two when ids reach
+ * 127); a phase costs its largest set, and a lane is served in the wavefront of its
+ * row's rank within its slot. The sets are built by a fixed-count lane loop into two
+ * copies (even and odd lanes), so that a run of lanes on one bank makes two short
+ * store-to-load chains instead of one long one; the slot tests are vector compares;
+ * only the lanes of crowded slots are then ranked. */
+BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const uint32_t group_bits,
+                                  const uint32_t n, const uint32_t merged, const uint32_t ideal,
+                                  const uint8_t slot[BANK_LANES], const uint8_t id[BANK_LANES], const int wide)
 {
-    const uint32_t group_mask = (1u << group_bits) - 1;
     const uint32_t phase_bits = group_bits + merged;
     const uint32_t phases = n >> phase_bits;
+    const uint32_t lanes = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    const uint32_t group_mask = (1u << group_bits) - 1;
 
-    uint8_t id[BANK_LANES];
-    if (hi - lo < 64) {
-        for (uint32_t l = 0; l < BANK_LANES; l++)
-            id[l] = (uint8_t)((row[l] - lo) & 63);
-    } else {
-        bank_rank_rows(in->addr, n, id);
+    /* req[word * 64 + copy * 32 + slot]: where[l] = slot | word * 64, bit[l] = id % 64 */
+    const uint32_t nslots = phases << group_bits;
+    uint8_t where[BANK_LANES], bit[BANK_LANES];
+    for (uint32_t l = 0; l < n; l++) {
+        where[l] = (uint8_t)((slot[l] & 31) | (wide ? (id[l] & 64) : 0));
+        bit[l] = (uint8_t)(id[l] & 63);
+    }
+    uint64_t req[128];
+    memset(req, 0, sizeof req[0] * (wide ? 128 : 64));
+    for (uint32_t l = 0; l < n; l += 2) {
+        req[where[l]] |= bank_bit[bit[l]];
+        req[32 + where[l + 1]] |= bank_bit[bit[l + 1]];
+    }
+
+    uint32_t occupied = 0, crowded = 0;
+#ifdef BANK_SIMD
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi64x(1);
+    for (uint32_t s = 0; s < nslots; s += 2) {
+        __m128i lo = _mm_or_si128(_mm_loadu_si128((const __m128i *)&req[s]), _mm_loadu_si128((const __m128i *)&req[32 + s]));
+        _mm_storeu_si128((__m128i *)&req[s], lo);
+        __m128i empty = _mm_cmpeq_epi64(lo, zero);
+        __m128i single = _mm_cmpeq_epi64(_mm_and_si128(lo, _mm_sub_epi64(lo, one)), zero);
+        if (wide) {
+            __m128i hi = _mm_or_si128(_mm_loadu_si128((const __m128i *)&req[64 + s]),
+                                      _mm_loadu_si128((const __m128i *)&req[96 + s]));
+            _mm_storeu_si128((__m128i *)&req[64 + s], hi);
+            __m128i hi_empty = _mm_cmpeq_epi64(hi, zero);
+            __m128i hi_single = _mm_cmpeq_epi64(_mm_and_si128(hi, _mm_sub_epi64(hi, one)), zero);
+            /* one row in all: one word single and the other empty */
+            single = _mm_or_si128(_mm_and_si128(single, hi_empty), _mm_and_si128(hi_single, empty));
+            empty = _mm_and_si128(empty, hi_empty);
+        }
+        occupied |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(empty)) << s;
+        crowded |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(single)) << s;
+    }
+    const uint32_t all_slots = nslots == 32 ? 0xffffffffu : (1u << nslots) - 1;
+    occupied = ~occupied & all_slots;
+    crowded = ~crowded & all_slots;
+#else
+    for (uint32_t s = 0; s < nslots; s++) {
+        req[s] |= req[32 + s];
+        req[64 + s] = wide ? req[64 + s] | req[96 + s] : 0;
+        uint32_t count = (uint32_t)__builtin_popcountll(req[s]) + (uint32_t)__builtin_popcountll(req[64 + s]);
+        occupied |= (uint32_t)(count != 0) << s;
+        crowded |= (uint32_t)(count > 1) << s;
+    }
+#endif
+    if (!crowded) {
+        bank_usual_clean(in, out, group_bits, phase_bits, phases, merged ? phases : ideal);
+        return;
+    }
+
+    /* best[p] = distinct rows << 5 | (31 - group): the largest names the phase's
+     * costliest slot, the lowest group on ties. A phase without a crowded slot costs
+     * 1, named by its first asked group. */
+    uint32_t best[BANK_LANES / 8] = {0, 0, 0, 0}, in_slot[BANK_LANES];
+    uint32_t colliding = 0, groups = 0, ncrowded = 0;
+    for (uint32_t rest = crowded; rest; rest &= rest - 1) {
+        uint32_t s = (uint32_t)__builtin_ctz(rest);
+        uint32_t these = bytes_equal(slot, s) & lanes;
+        in_slot[ncrowded++] = these;
+        colliding |= these;
+        groups |= 1u << (s & group_mask);
+        uint32_t count = (uint32_t)__builtin_popcountll(req[s]) + (wide ? (uint32_t)__builtin_popcountll(req[64 + s]) : 0);
+        uint32_t key = count << 5 | (31 - (s & group_mask));
+        uint32_t p = (s >> group_bits) & 3;
+        best[p] = key > best[p] ? key : best[p];
     }
 
     memset(out, 0, offsetof(bank_result, wf));
-    uint32_t total = 0, colliding = 0, crowded_groups = 0;
-    uint64_t crowd_rows[BANK_LANES];
-    uint32_t crowd_lanes[BANK_LANES];
+    /* A phase of 2^phase_bits lanes has at most that many wavefronts, and the phases'
+     * lanes add up to n <= 32: the wavefronts fit the first 32 entries. */
+    for (uint32_t k = 0; k < BANK_LANES; k++)
+        out->wf[k].lanes = 0;
+    uint32_t total = 0, base[BANK_LANES / 8];
     for (uint32_t p = 0; p < phases; p++) {
-        const uint32_t on = phase_lanes(phase_bits, p);
-        /* best = distinct rows << 5 | (31 - group): the largest names the phase's
-         * costliest slot, the lowest group on ties. */
-        uint32_t best = 0, crowds = 0;
-        for (uint32_t rest = on; rest;) {
-            uint32_t s = slot[__builtin_ctz(rest)];
-            uint32_t in_slot = bytes_equal(slot, s) & on;
-            rest &= ~in_slot;
-            uint64_t rows = 0;
-            for (uint32_t m = in_slot; m; m &= m - 1)
-                rows |= 1ull << id[__builtin_ctz(m)];
-            uint32_t count = (uint32_t)__builtin_popcountll(rows);
-            uint32_t key = count << 5 | (31 - (s & group_mask));
-            best = key > best ? key : best;
-            if (count > 1) {
-                crowd_rows[crowds] = rows;
-                crowd_lanes[crowds] = in_slot;
-                crowds++;
-                crowded_groups |= 1u << (s & group_mask);
-                colliding |= in_slot;
-            }
-        }
-        const uint32_t most = best >> 5;
+        const uint32_t phase_slots = (group_bits == 5 ? 0xffffffffu : (1u << (1u << group_bits)) - 1) << (p << group_bits);
+        uint32_t b = best[p] ? best[p] : 1u << 5 | (31 - ((uint32_t)__builtin_ctz(occupied & phase_slots) & group_mask));
+        const uint32_t most = b >> 5;
         if (most > out->worst_bank_words) {
             out->worst_bank_words = most;
-            out->worst_bank = (31 - (best & 31)) << (5 - group_bits);
+            out->worst_bank = (31 - (b & 31)) << (5 - group_bits);
         }
-        /* A phase of 2^phase_bits lanes has at most that many wavefronts, and the
-         * phases' lanes add up to n <= 32: total stays within wf[]. */
-        bank_wavefront *wf = out->wf + total;
-        for (uint32_t k = 1; k < most; k++)
-            wf[k].lanes = 0;
-        uint32_t later = 0;
-        for (uint32_t c = 0; c < crowds; c++) {
-            uint64_t rows = crowd_rows[c];
-            rows &= rows - 1;
-            for (uint32_t k = 1; rows; rows &= rows - 1, k++) {
-                uint32_t these = bytes_equal(id, (uint32_t)__builtin_ctzll(rows)) & crowd_lanes[c];
-                wf[k].lanes |= these;
-                later |= these;
-            }
-        }
-        wf[0].lanes = on & ~later;
+        out->wf[total].lanes = phase_lanes(phase_bits, p) & ~colliding;
+        base[p] = total;
         total += most;
+    }
+
+    /* Crowded slots, row by row in address order: the lanes asking for the row with
+     * rank k in their slot are served in the phase's wavefront k. */
+    uint32_t c = 0;
+    for (uint32_t rest = crowded; rest; rest &= rest - 1, c++) {
+        uint32_t s = (uint32_t)__builtin_ctz(rest);
+        bank_wavefront *wf = out->wf + base[(s >> group_bits) & 3];
+        for (uint32_t w = 0; w < (wide ? 2u : 1u); w++) {
+            for (uint64_t r = req[64 * w + s]; r; r &= r - 1, wf++)
+                wf->lanes |= bytes_equal(id, 64 * w + (uint32_t)__builtin_ctzll(r)) & in_slot[c];
+        }
     }
     out->nwavefronts = total;
 
     const uint32_t banks_per_group = 1u << (5 - group_bits);
     const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
     uint32_t banks = 0;
-    for (uint32_t rest = crowded_groups; rest; rest &= rest - 1)
+    for (uint32_t rest = groups; rest; rest &= rest - 1)
         banks |= group_banks << (((uint32_t)__builtin_ctz(rest) * banks_per_group) & 31);
     out->colliding_banks = banks;
     out->colliding_lanes = colliding;
     out->wavefronts = total;
     out->ideal = merged ? phases : ideal;
     out->conflicts = total > out->ideal ? total - out->ideal : 0;
+}
+
+/* Row ids: offsets from the lowest row when the rows span less than 128 (one or two
+ * words of row set), else ranks (below 32). */
+BANK_INLINE void bank_usual_rows(const bank_instr *in, bank_result *out, const uint32_t group_bits, const uint32_t n,
+                                 const uint32_t merged, const uint32_t ideal, const uint8_t slot[BANK_LANES],
+                                 const uint32_t lo, const uint32_t hi)
+{
+    uint8_t id[BANK_LANES];
+    memset(id, 0xff, sizeof id); /* lanes beyond n match no row */
+    if (hi - lo < 128) {
+        for (uint32_t l = 0; l < n; l++)
+            id[l] = (uint8_t)(((in->addr[l] >> 7) - lo) & 127);
+        if (hi - lo >= 64) {
+            bank_usual_slots(in, out, group_bits, n, merged, ideal, slot, id, 1);
+            return;
+        }
+    } else {
+        bank_rank_rows(in->addr, n, id);
+    }
+    bank_usual_slots(in, out, group_bits, n, merged, ideal, slot, id, 0);
 }
 
 /* Steps 1-3 for one shape, inlined once per op (and merge state) so that widths,
@@ -537,24 +609,12 @@ BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const
     }
 
     /* slot = phase * G + group; phase * G is the lane number with its low group_bits
-     * cleared (after halving it when two phases merged). Every slot remembers one of
-     * its rows; a slot asked for another row is crowded. */
+     * cleared (after halving it when two phases merged). */
     uint8_t slot[BANK_LANES];
-    uint32_t row[BANK_LANES], seen[BANK_LANES];
-    for (uint32_t l = 0; l < BANK_LANES; l++) {
+    memset(slot, 0xff, sizeof slot); /* lanes beyond n match no slot */
+    for (uint32_t l = 0; l < n; l++)
         slot[l] = (uint8_t)((((l >> merged) & ~group_mask) | ((a[l] >> width_bits) & group_mask)) & 31);
-        row[l] = a[l] >> 7;
-    }
-    for (uint32_t l = 0; l < n; l++)
-        seen[slot[l]] = row[l];
-    uint32_t differ = 0;
-    for (uint32_t l = 0; l < n; l++)
-        differ |= seen[slot[l]] ^ row[l];
-    if (!differ) {
-        bank_usual_clean(in, out, group_bits, phase_bits, phases, clean_ideal);
-        return;
-    }
-    bank_usual_crowded(in, out, group_bits, n, merged, ideal, slot, row, lo, hi);
+    bank_usual_rows(in, out, group_bits, n, merged, ideal, slot, lo, hi);
 }
 
 /* Returns 0 when the instruction is not the usual kind (the caller then takes the
