@@ -49,6 +49,13 @@ __device__ __forceinline__ u64 clk(void)
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return t;
 }
+/* the low 32 bits of the SM clock: event times are deltas from the CTA's start */
+__device__ __forceinline__ u32 clk32(void)
+{
+    u32 t;
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(t));
+    return t;
+}
 __device__ __forceinline__ u32 smid(void)
 {
     u32 s;
@@ -123,7 +130,7 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 /* ---- recording ------------------------------------------------------------------ */
 #if TMAHW_RECORD == 2   /* overhead study: the clock reads only, nothing stored */
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
-#define NOW() clk()
+#define NOW() clk32()
 #elif TMAHW_RECORD
 /* Called by the whole warp (uniform). Lane 0 writes the event into the warp's ring in
  * shared memory (RING events, after the stages); a full ring is copied to global memory
@@ -134,24 +141,26 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
  * events without reading the clock (overhead study). */
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
     do {                                                                                                 \
-        const u32 n_ = evn_local++;                                                                      \
-        const u32 slot_ = n_ & (RING - 1u);                                                              \
-        if (lane == 0 && n_ < EV_CAP)                                                                    \
-            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(ring + 16u * slot_),           \
-                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)((t0_) - clk0)),                              \
-                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)), "r"(iter_),                          \
+        if (is_lane0)                                                                                    \
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(evp),                          \
+                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_) - clk0), "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)), \
+                         "r"(iter_),                                                                     \
                          "r"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)); \
-        if (slot_ == RING - 1u)                                                                          \
-            ring_flush(ring, evbuf, n_ + 1u - RING, RING, lane);                                         \
+        evp += 16u;                                                                                      \
+        if (evp == ring_end) {                                                                           \
+            ring_flush(ring, evbuf, flushed, RING, lane);                                                \
+            flushed += RING;                                                                             \
+            evp = ring;                                                                                  \
+        }                                                                                                \
     } while (0)
 #if TMAHW_RECORD == 3
-#define NOW() 0ull
+#define NOW() 0u
 #else
-#define NOW() clk()
+#define NOW() clk32()
 #endif
 #else
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
-#define NOW() 0ull
+#define NOW() 0u
 #endif
 
 /* trace kinds (sim/trace.h) */
@@ -263,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 {
     extern __shared__ __align__(1024) unsigned char dyn[];
     __shared__ __align__(8) u64 bars[2 * STAGES];
-    __shared__ u64 clk0_s;
+    __shared__ u32 clk0_s;
     __shared__ u32 abort_s;
     const u32 warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const u32 cta = blockIdx.x;
@@ -293,17 +302,18 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #endif
     if (threadIdx.x == 0) {
         u64 g = gtimer(), c = clk();
-        clk0_s = c;
+        clk0_s = (u32)c;
         p.cta_time[4 * cta + 0] = g;
         p.cta_time[4 * cta + 1] = c;
     }
     __syncthreads();
-    const u64 clk0 = clk0_s;
+    const u32 clk0 = clk0_s;
     (void)clk0;
 #if TMAHW_RECORD
     Ev *evbuf = p.ev + (u64)gw * EV_CAP;
-    u32 evn_local = 0;
-    const u32 ring = base + STAGES * STAGE_BYTES + warp * RING * 16u;
+    const u32 ring = base + STAGES * STAGE_BYTES + warp * RING * 16u, ring_end = ring + RING * 16u;
+    u32 evp = ring, flushed = 0;   /* next slot; events already copied to global memory */
+    const bool is_lane0 = lane == 0;
 #endif
     u32 sum = 0;
     float sink = 0.f;
@@ -311,7 +321,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 
     /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. */
     auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side) -> int {
-        u64 t0 = NOW();
+        u32 t0 = NOW();
         u32 ok = bar_test(bar0 + 8 * b, parity);
         u32 blocked = 0, timeout = 0, failed = 0;
         if (!__all_sync(0xffffffffu, ok)) {
@@ -347,9 +357,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 }
             }
         }
-        u64 t1 = NOW();
-        REC(K_WAIT, stage, iter, (blocked ? EVF_BLOCKED : 0) | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), side,
-            t0, t1 - t0);
+        u32 t1 = NOW();
+        if (blocked)   /* a wait is an event only when the warp stalled (as in the simulator) */
+            REC(K_WAIT, stage, iter, EVF_BLOCKED | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), side, t0, t1 - t0);
         (void)side;
         (void)t1;
         (void)phase;
@@ -380,7 +390,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
         {
-            u64 t = NOW();
+            u32 t = NOW();
             if (lane == 0)
                 bar_expect_tx(full, EXPECT_TX);
             REC(K_EXPECT_TX, s, j, EVF_FULL, 0, t, 0);
@@ -393,7 +403,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 c[T_RANK[t_] - 1] += (int)(crank * T_SLICE_ROWS[t_]);
                 dst += crank * T_SLICE_SMEM[t_];
 #endif
-                u64 ti = NOW();
+                u32 ti = NOW();
                 if (lane == 0)
                     tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
                 REC(K_TMA_ISSUE, s, j, 0, t_, ti, 0);
@@ -405,7 +415,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #elif MODE == 2
         /* cp.async: this warp's share of the stage, 16 bytes per lane and instruction */
         {
-            u64 ti = NOW();
+            u32 ti = NOW();
             copy_share(j);
             /* lanes 1..31: net-zero arrivals that hold the phase until their copies land;
              * lane 0: the warp's one counted arrival (.noinc), after its own copies. */
@@ -421,14 +431,14 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         {
             const u32 peer = crank ^ 1u;
             {
-                u64 t = NOW();
+                u32 t = NOW();
                 if (lane == 0)
                     bar_expect_tx_remote(full, peer, EXPECT_TX);
                 REC(K_EXPECT_TX, s, j, EVF_FULL, 1, t, 0);
                 (void)t;
             }
             __syncwarp();
-            u64 ti = NOW();
+            u32 ti = NOW();
             const u32 rfull = remote(full, peer);
             for (u32 q = lane; q < CP_CHUNKS; q += 32) {
                 const u32 t_ = CP_TAB[q][0];
@@ -439,7 +449,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                              : "memory");
             }
             __syncwarp();
-            u64 te = NOW();
+            u32 te = NOW();
             REC(K_STAS_FLIGHT, s, j, EVF_FULL, 1, ti, te - ti);
             (void)te;
         }
@@ -448,6 +458,11 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     };
 
     /* ---- consumer side ---- */
+    /* this warp's read offsets (the access generator's table), loaded once */
+    u32 off[RD_N];
+#pragma unroll
+    for (u32 q = 0; q < RD_N; q++)
+        off[q] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_N + q) * 32 + lane] : 0u;
     u32 released = 0;
     u32 rdep = 0;
     auto release_upto = [&](u32 upto) {
@@ -458,7 +473,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             {
 #if MCAST
                 for (u32 r = 0; r < CLUSTER; r++) {
-                    u64 t = NOW();
+                    u32 t = NOW();
                     if (lane == 0) {
                         if (r == crank) {
                             u32 pc = bar_arrive(empty);
@@ -471,13 +486,13 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                     (void)t;
                 }
 #elif MODE == 3
-                u64 t = NOW();
+                u32 t = NOW();
                 if (lane == 0)
                     bar_arrive_remote(empty, crank ^ 1u);
                 REC(K_RELEASE, s, it, 0, crank ^ 1u, t, 0);
                 (void)t;
 #else
-                u64 t = NOW();
+                u32 t = NOW();
                 if (lane == 0) {
                     u32 pc = bar_arrive(empty);
                     atomicAdd(&p.arrivals[((u64)cta * 2 * STAGES + EMPTY(s)) * 4 + (pc < 3 ? pc : 3)], 1u);
@@ -502,12 +517,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
         {
-            u64 t = NOW();
-            const u32 chunk = rank % RD_SHARE;
-            u32 off[RD_N];
-#pragma unroll
-            for (u32 q = 0; q < RD_N; q++)
-                off[q] = RD_TAB[(chunk * RD_N + q) * 32 + lane];
+            u32 t = NOW();
             for (u32 r = 0; r < RD_REPEAT; r++) {
 #pragma unroll
                 for (u32 q = 0; q < RD_N; q++) {
@@ -551,14 +561,14 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             rdep = __shfl_sync(0xffffffffu, sum, 0) == 0x9e3779b9u;
             if (rdep)
                 sink += 1.f;
-            u64 te = NOW();
+            u32 te = NOW();
             if (!RD_PROBE)
                 REC(K_SMEM_READ, s, i, 0, 0, t, te - t);
             (void)te;
         }
 #if MATH == 1
         {
-            u64 t = NOW();
+            u32 t = NOW();
             float a0 = (float)(lane + rdep), a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f,
                   a6 = a0 + 6.f, a7 = a0 + 7.f;
             const float m = 0.999f, c = 0.5f;
@@ -576,13 +586,13 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
             sink += r;
-            u64 te = NOW();
+            u32 te = NOW();
             REC(K_MATH, s, i, 0, 0, t, te - t);
             (void)te;
         }
 #elif MATH == 2
         {
-            u64 t = NOW();
+            u32 t = NOW();
             float d[4][4] = {};
             const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
             for (u32 n = 0; n < MATH_N / 4; n++) {
@@ -605,7 +615,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
             sink += r;
-            u64 te = NOW();
+            u32 te = NOW();
             REC(K_MATH, s, i, 0, 0, t, te - t);
             (void)te;
         }
@@ -614,7 +624,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         /* TMA store of the stage's tensor-0 box; waits until the stage has been read out
          * before the release below lets the producer overwrite it. */
         if ((i + 1) % STORE_EVERY == 0 && rank == 0) {
-            u64 t = NOW();
+            u32 t = NOW();
             if (lane == 0) {
                 const u32 src = base + s * STAGE_BYTES + T_SMEM[0];
                 const int c0 = 0, c1 = (int)((cta * (ITERS / STORE_EVERY) + i / STORE_EVERY) * ST_ROWS);
@@ -632,7 +642,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
             }
             __syncwarp();
-            u64 te = NOW();
+            u32 te = NOW();
             REC(K_TMA_STORE, s, i, 0, 0, t, te - t);
             (void)t;
             (void)te;
@@ -661,7 +671,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
      * groups 0 .. stages-2; iteration i: wait_group(N), bar.sync, copy + commit group
      * i + stages - 1 (empty past the end), consume i. No mbarriers. */
     for (u32 j = 0; j + 1 < STAGES; j++) {
-        u64 ti = NOW();
+        u32 ti = NOW();
         if (j < ITERS)
             copy_share(j);
         asm volatile("cp.async.commit_group;" ::: "memory");
@@ -670,13 +680,15 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         (void)ti;
     }
     for (u32 i = 0; i < ITERS; i++) {
-        u64 t0 = NOW();
+        u32 t0 = NOW();
         asm volatile("cp.async.wait_group %0;" ::"n"(CP_WAIT_PRIOR) : "memory");
-        u64 t1 = NOW();
-        REC(K_WAIT, i % STAGES, i, EVF_FULL | (t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0), 0, t0, t1 - t0);
+        u32 t1 = NOW();
+        if (t1 - t0 > WAIT_BLOCKED_CYCLES)
+            REC(K_WAIT, i % STAGES, i, EVF_FULL | EVF_BLOCKED, 0, t0, t1 - t0);
         __syncthreads();
-        u64 t2 = NOW();
-        REC(K_WAIT, i % STAGES, i, t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0, 1, t1, t2 - t1);
+        u32 t2 = NOW();
+        if (t2 - t1 > WAIT_BLOCKED_CYCLES)
+            REC(K_WAIT, i % STAGES, i, EVF_BLOCKED, 1, t1, t2 - t1);
         const u32 j = i + STAGES - 1;
         if (j < ITERS)
             copy_share(j);
@@ -713,7 +725,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
 #if TMAHW_RECORD
-    ring_flush(ring, evbuf, evn_local & ~(RING - 1u), evn_local & (RING - 1u), lane);   /* the rest of the ring */
+    const u32 evn_local = flushed + (evp - ring) / 16u;
+    ring_flush(ring, evbuf, flushed, (evp - ring) / 16u, lane);   /* the rest of the ring */
 #endif
     if (lane == 0) {
         p.sums[gw] = sum;

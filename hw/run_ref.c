@@ -240,7 +240,8 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
     const uint32_t S = d->stages, nw = g->nwarps;
     *overflowed = 0;
     /* when each CTA's consumers first saw full[s] of an iteration complete: the end of
-     * the copies' flight as the hardware lets us observe it */
+     * the copies' flight as the hardware lets us observe it (an upper bound when no
+     * consumer was waiting) */
     int64_t *seen = malloc(sizeof *seen * (size_t)d->ctas * d->iterations);
     if (!seen)
         return err_set(e, ERR_IO, "out_of_memory", "trace conversion");
@@ -279,12 +280,18 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                         continue;
                     int64_t t = T_NS(c, r->t), dur = (int64_t)((double)r->dur * npc[c] + 0.5);
                     if (pass == 0) {
+                        /* the stage was seen full at the end of a consumer's stalled wait,
+                         * or (no stall) at the latest when a consumer read, computed or
+                         * released it */
+                        int64_t obs = INT64_MAX;
                         if (r->kind == RAW_WAIT && (r->flags & RUN_EVF_FULL) && !(r->flags & RUN_EVF_TIMEOUT) &&
-                            (d->cpasync_groups || r->aux == 0)) {
-                            int64_t *s = &seen[(size_t)c * d->iterations + r->iter];
-                            if (t + dur < *s)
-                                *s = t + dur;
-                        }
+                            (d->cpasync_groups || r->aux == 0))
+                            obs = t + dur;
+                        else if (r->kind == RAW_SMEM_READ || r->kind == RAW_MATH || r->kind == RAW_RELEASE)
+                            obs = t;
+                        int64_t *s = &seen[(size_t)c * d->iterations + r->iter];
+                        if (obs < *s)
+                            *s = obs;
                         continue;
                     }
                     uint32_t k_ = r->iter / S;
