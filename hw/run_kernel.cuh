@@ -49,12 +49,13 @@ __device__ __forceinline__ u64 clk(void)
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return t;
 }
-/* the low 32 bits of the SM clock: event times are deltas from the CTA's start */
+/* the low 32 bits of %clock64 (read with the fixed-latency CS2R; %clock is an S2R of
+ * variable latency): event times are deltas from the CTA's start */
 __device__ __forceinline__ u32 clk32(void)
 {
-    u32 t;
-    asm volatile("mov.u32 %0, %%clock;" : "=r"(t));
-    return t;
+    u64 t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    return (u32)t;
 }
 __device__ __forceinline__ u32 smid(void)
 {
