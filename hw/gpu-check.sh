@@ -87,11 +87,13 @@ if [ -z "${SKIP_PIPELINES:-}" ]; then
         echo " \"cuda\":\"$(nvcc --version | tail -n1)\","
         echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\","
         echo " \"commit\":\"$(git rev-parse HEAD 2>/dev/null || echo unknown)\","
-        echo " \"command\":\"tmahw run EXAMPLE -o NAME.tmt --trace-ctas ${TRACE_CTAS:-8} --reps ${REPS:-11} --format json\"}"
+        echo " \"command\":\"tmahw run EXAMPLE -o NAME.tmt --trace-ctas ${TRACE_CTAS:-8} (full_grid 2) --reps ${REPS:-11} --format json\"}"
     } >"$PIPE/meta.json"
     for f in ${EXAMPLES:-examples/*.yaml}; do
         n=$(basename "$f" .yaml)
-        timeout 300 "$T" run "$f" -o "$PIPE/$n.tmt" --trace-ctas "${TRACE_CTAS:-8}" --reps "${REPS:-11}" --format json \
+        tc=${TRACE_CTAS:-8}
+        [ "$n" = full_grid ] && tc=2   # 12 warps x 512 iterations: 2 CTAs are 40k events
+        timeout 300 "$T" run "$f" -o "$PIPE/$n.tmt" --trace-ctas "$tc" --reps "${REPS:-11}" --format json \
             >"$PIPE/$n.json" 2>"$PIPE/$n.err"
         rc=$?
         echo "-- $n: exit $rc"; head -c 600 "$PIPE/$n.err"
