@@ -338,14 +338,16 @@ static uint32_t bank_phase_wavefronts(const bank_instr *in, uint32_t lanes, cons
 /* ---- the usual instruction, fast ------------------------------------------------------ */
 
 /* Steps 1-3 again, specialised for the lanes nearly every caller uses: all 32 for
- * ld/st, the first 8 x matrices for ldmatrix/stmatrix. The phases are then plain
- * lane ranges (G lanes each, 2G once merged), so a lane's slot is arithmetic. Two
- * cheap tests settle most instructions: every phase lies in one 128-byte row, or no
- * slot is asked for two rows. The rest (conflicts) is worked out slot by slot with
- * 32-lane masks instead of per-lane read-modify-writes: a run of lanes hitting one
- * bank would otherwise make a chain of store-to-load dependencies, the slow part of
- * the previous version. The result is the same, field for field, as the general path
- * above (tests/test_bank.c compares the two over a million instructions). */
+ * ld/st, the first 8 x matrices for ldmatrix/stmatrix, and inlined once per op shape
+ * so that lane counts, widths and shifts are constants. The phases are then plain
+ * lane ranges (G lanes each, 2G once merged), so a lane's slot is arithmetic. One
+ * vector test settles the conflict-free rows (every phase inside one 128-byte row);
+ * otherwise each slot's rows are gathered as bit sets, slots with two or more rows
+ * found by vector compares, and only those slots are visited to place their lanes in
+ * later wavefronts. The result is the same, field for field, as the general path
+ * above (tests/test_bank.c compares the two over a million instructions). Where the
+ * time goes, measured: the per-wavefront lane sets (wf[]) cost about a quarter of
+ * the crowded instructions' time; the rest is the slot row sets and counts. */
 #if defined(__GNUC__)
 #define BANK_INLINE static inline __attribute__((always_inline))
 #else
@@ -438,7 +440,7 @@ static const uint64_t bank_bit[64] = {BANK_X64(BANK_BIT, 0)};
  * row's rank within its slot. The sets are built by a fixed-count lane loop into two
  * copies (even and odd lanes), so that a run of lanes on one bank makes two short
  * store-to-load chains instead of one long one; the slot tests are vector compares;
- * only the lanes of crowded slots are then ranked. */
+ * only crowded slots are then visited, row by row. */
 BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const uint32_t group_bits,
                                   const uint32_t n, const uint32_t merged, const uint32_t ideal,
                                   const uint8_t slot[BANK_LANES], const uint8_t id[BANK_LANES], const int wide)
