@@ -11,7 +11,7 @@
 struct __align__(64) TMap { u64 w[16]; };   /* CUtensorMap: 128 opaque bytes */
 
 struct __align__(16) Ev {   /* one recorded event, 16 bytes; converted by the host (hw/run_ref.c) */
-    u32 t;             /* clock64 - CTA start clock (low 32 bits) */
+    u32 t;             /* low 32 bits of clock64 (the host subtracts the CTA's start clock) */
     u32 dur;           /* cycles, spans only */
     u32 iter;
     unsigned char kind, stage, flags, aux;
@@ -144,11 +144,11 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
     do {                                                                                                 \
         if (is_lane0)                                                                                    \
             asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(evp),                          \
-                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_) - clk0), "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)), \
+                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_)), "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)),       \
                          "r"(iter_),                                                                     \
                          "r"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)); \
         evp += 16u;                                                                                      \
-        if (evp == ring_end) {                                                                           \
+        if (RING < EV_CAP && evp == ring_end) { /* compiled out when the ring holds every event */         \
             ring_flush(ring, evbuf, flushed, RING, lane);                                                \
             flushed += RING;                                                                             \
             evp = ring;                                                                                  \

@@ -278,7 +278,9 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                     const run_raw_ev *r = &ev[k];
                     if (r->iter >= d->iterations || r->stage >= S)
                         continue;
-                    int64_t t = T_NS(c, r->t), dur = (int64_t)((double)r->dur * npc[c] + 0.5);
+                    /* r->t: low 32 bits of the SM clock; the CTA's start clock is cta_time[1] */
+                    uint32_t cyc = r->t - (uint32_t)raw->cta_time[4 * (size_t)c + 1];
+                    int64_t t = T_NS(c, cyc), dur = (int64_t)((double)r->dur * npc[c] + 0.5);
                     if (pass == 0) {
                         /* the stage was seen full at the end of a consumer's stalled wait,
                          * or (no stall) at the latest when a consumer read, computed or
