@@ -146,7 +146,7 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
             asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(evp),                          \
                          "r"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_)), "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)),       \
                          "r"(iter_),                                                                     \
-                         "r"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)); \
+                         "r"((u32)(kind_) | (u32)(flags_) << 16 | (u32)(aux_) << 24)); /* stage = iter % STAGES */ \
         evp += 16u;                                                                                      \
         if (RING < EV_CAP && evp == ring_end) { /* compiled out when the ring holds every event */         \
             ring_flush(ring, evbuf, flushed, RING, lane);                                                \

@@ -149,7 +149,7 @@ const char run_kernel_body[] =
     "            asm volatile(\"st.shared.v4.u32 [%0], {%1, %2, %3, %4};\" ::\"r\"(evp),                          \\\n"
     "                         \"r\"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_)), \"r\"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)),       \\\n"
     "                         \"r\"(iter_),                                                                     \\\n"
-    "                         \"r\"((u32)(kind_) | (u32)(stage_) << 8 | (u32)(flags_) << 16 | (u32)(aux_) << 24)); \\\n"
+    "                         \"r\"((u32)(kind_) | (u32)(flags_) << 16 | (u32)(aux_) << 24)); /* stage = iter % STAGES */ \\\n"
     "        evp += 16u;                                                                                      \\\n"
     "        if (RING < EV_CAP && evp == ring_end) { /* compiled out when the ring holds every event */         \\\n"
     "            ring_flush(ring, evbuf, flushed, RING, lane);                                                \\\n"

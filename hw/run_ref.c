@@ -275,9 +275,11 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                                                                                          : TRACE_ROLE_CONSUMER;
                 uint32_t base = c - c % d->cluster;
                 for (uint32_t k = 0; k < n; k++) {
-                    const run_raw_ev *r = &ev[k];
-                    if (r->iter >= d->iterations || r->stage >= S)
+                    run_raw_ev rr = ev[k];
+                    const run_raw_ev *r = &rr;
+                    if (r->iter >= d->iterations)
                         continue;
+                    rr.stage = (uint8_t)(r->iter % S);   /* every event's stage is its iteration's */
                     /* r->t: low 32 bits of the SM clock; the CTA's start clock is cta_time[1] */
                     uint32_t cyc = r->t - (uint32_t)raw->cta_time[4 * (size_t)c + 1];
                     int64_t t = T_NS(c, cyc), dur = (int64_t)((double)r->dur * npc[c] + 0.5);

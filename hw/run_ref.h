@@ -37,7 +37,7 @@ uint64_t run_ref_check_stores(const pipe_desc *d, const run_gen_info *g, const u
 /* One device record (the Ev struct of hw/run_kernel.cuh). */
 typedef struct run_raw_ev {
     uint32_t t, dur, iter;     /* t: low 32 bits of clock64; dur: cycles */
-    uint8_t kind, stage, flags, aux;
+    uint8_t kind, stage, flags, aux;   /* stage: not written by the kernel (iteration % stages) */
 } run_raw_ev;
 #define RUN_EVF_BLOCKED 1u
 #define RUN_EVF_TIMEOUT 2u
