@@ -651,11 +651,23 @@ int hw_cmd_run(int argc, char **argv)
     snprintf(tr.gpu, sizeof tr.gpu, "%.63s", dev.name);
     snprintf(tr.name, sizeof tr.name, "%s", d.name);
     {
+        /* the kernel driver's version (what nvidia-smi shows), else the CUDA driver API's */
+        char drv[32] = "";
+        FILE *vf = fopen("/proc/driver/nvidia/version", "r");
+        if (vf) {
+            char line[256];
+            if (fgets(line, sizeof line, vf)) {
+                const char *k = strstr(line, "Kernel Module");
+                if (k && sscanf(k + strlen("Kernel Module"), " %31s", drv) != 1)
+                    drv[0] = 0;
+            }
+            fclose(vf);
+        }
         char note[400];
-        snprintf(note, sizeof note, "tmahw run; driver %d.%d; %s; no-record kernel %.0f ns (median of %zu); "
-                 "gt spread %lld ns; CTAs traced %u/%u",
-                 dev.driver_version / 1000, (dev.driver_version % 1000) / 10, date, k_norec, t_norec.size(),
-                 (long long)gt_spread, raw.trace_ctas ? raw.trace_ctas : d.ctas, d.ctas);
+        snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; kernel %.0f ns w/o recording (median of %zu); "
+                 "CTAs traced %u/%u",
+                 drv[0] ? drv : "?", dev.driver_version / 1000, (dev.driver_version % 1000) / 10, date, k_norec,
+                 t_norec.size(), raw.trace_ctas ? raw.trace_ctas : d.ctas, d.ctas);
         snprintf(tr.note, sizeof tr.note, "%.127s", note);
     }
     tr.kernel_ns = last_rec.end > last_rec.start ? (int64_t)(last_rec.end - last_rec.start) : (int64_t)k_norec;
@@ -772,7 +784,8 @@ int hw_cmd_run(int argc, char **argv)
     } else {
         printf("example       %s (%s, %u CTAs x %u warps, %u stages, %u iterations)\n", d.name, pipe_mode_name(d.mode),
                d.ctas, g.nwarps, d.stages, d.iterations);
-        printf("device        %s, driver %d.%d\n", dev.name, dev.driver_version / 1000, (dev.driver_version % 1000) / 10);
+        printf("device        %s, CUDA driver API %d.%d\n", dev.name, dev.driver_version / 1000,
+               (dev.driver_version % 1000) / 10);
         printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", k_norec / 1000, t_norec.size());
         printf("recorded      %.1f us (median of %zu): overhead %+.2f%%\n", k_rec / 1000, t_rec.size(), overhead);
         printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", kbw,
