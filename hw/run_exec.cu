@@ -664,7 +664,7 @@ int hw_cmd_run(int argc, char **argv)
             fclose(vf);
         }
         char note[400];
-        snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; kernel %.0f ns w/o recording (median of %zu); "
+        snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; no-rec kernel %.0f ns (median %zu); "
                  "CTAs traced %u/%u",
                  drv[0] ? drv : "?", dev.driver_version / 1000, (dev.driver_version % 1000) / 10, date, k_norec,
                  t_norec.size(), raw.trace_ctas ? raw.trace_ctas : d.ctas, d.ctas);
