@@ -86,7 +86,7 @@ if [ -z "${SKIP_PIPELINES:-}" ]; then
         echo " \"driver\":\"$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)\","
         echo " \"cuda\":\"$(nvcc --version | tail -n1)\","
         echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\","
-        echo " \"commit\":\"$(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)\","
+        echo " \"commit\":\"${COMMIT:-$(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)}\","
         echo " \"command\":\"tmahw run EXAMPLE -o NAME.tmt --trace-ctas ${TRACE_CTAS:-8} (full_grid 2) --reps ${REPS:-11} --format json\"}"
     } >"$PIPE/meta.json"
     for f in ${EXAMPLES:-examples/*.yaml}; do

@@ -657,9 +657,12 @@ int hw_cmd_run(int argc, char **argv)
         if (vf) {
             char line[256];
             if (fgets(line, sizeof line, vf)) {
+                /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  ...":
+                 * the first word after "Kernel Module" that starts with a digit */
                 const char *k = strstr(line, "Kernel Module");
-                if (k && sscanf(k + strlen("Kernel Module"), " %31s", drv) != 1)
-                    drv[0] = 0;
+                for (const char *q = k ? k + strlen("Kernel Module") : NULL; q && *q && !drv[0]; q++)
+                    if (q[-1] == ' ' && *q >= '0' && *q <= '9' && sscanf(q, "%31s", drv) != 1)
+                        drv[0] = 0;
             }
             fclose(vf);
         }
