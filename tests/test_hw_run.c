@@ -518,6 +518,8 @@ Test(hw_run_rec, bug_never_release_hangs) { hang_recorded("bug_never_release"); 
 Test(hw_run_rec, bug_expect_tx_hangs) { hang_recorded("bug_expect_tx"); }
 Test(hw_run_rec, bug_barrier_count_hangs) { hang_recorded("bug_barrier_count"); }
 Test(hw_run_rec, bug_parity_lap_hangs) { hang_recorded("bug_parity_lap"); }
+Test(hw_run_rec, bug_full_count_hangs) { hang_recorded("bug_full_count"); }
+Test(hw_run_rec, bug_phase_lap_hangs) { hang_recorded("bug_phase_lap"); }
 
 /* The recording's side files: meta.json names GPU, driver and date. */
 Test(hw_run_rec, meta_names_gpu_driver_date)
