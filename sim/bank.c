@@ -413,13 +413,14 @@ BANK_INLINE uint32_t phase_lanes(uint32_t phase_bits, uint32_t p)
 
 /* No slot asked for two rows: one wavefront per phase. */
 BANK_INLINE void bank_usual_clean(const bank_instr *in, bank_result *out, uint32_t group_bits, uint32_t phase_bits,
-                                  uint32_t phases, uint32_t ideal)
+                                  uint32_t phases, uint32_t ideal, const int detail)
 {
     memset(out, 0, offsetof(bank_result, wf));
     out->colliding_banks = 0;
-    for (uint32_t p = 0; p < phases; p++)
-        out->wf[p].lanes = phase_lanes(phase_bits, p);
-    out->nwavefronts = phases;
+    if (detail)
+        for (uint32_t p = 0; p < phases; p++)
+            out->wf[p].lanes = phase_lanes(phase_bits, p);
+    out->nwavefronts = detail ? phases : 0;
     out->wavefronts = phases;
     out->ideal = ideal;
     out->worst_bank_words = 1;
@@ -443,7 +444,8 @@ static const uint64_t bank_bit[64] = {BANK_X64(BANK_BIT, 0)};
  * only crowded slots are then visited, row by row. */
 BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const uint32_t group_bits,
                                   const uint32_t n, const uint32_t merged, const uint32_t ideal,
-                                  const uint8_t slot[BANK_LANES], const uint8_t id[BANK_LANES], const int wide)
+                                  const uint8_t slot[BANK_LANES], const uint8_t id[BANK_LANES], const int wide,
+                                  const int detail)
 {
     const uint32_t phase_bits = group_bits + merged;
     const uint32_t phases = n >> phase_bits;
@@ -498,7 +500,7 @@ BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const 
     }
 #endif
     if (!crowded) {
-        bank_usual_clean(in, out, group_bits, phase_bits, phases, merged ? phases : ideal);
+        bank_usual_clean(in, out, group_bits, phase_bits, phases, merged ? phases : ideal, detail);
         return;
     }
 
@@ -522,8 +524,9 @@ BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const 
     memset(out, 0, offsetof(bank_result, wf));
     /* A phase of 2^phase_bits lanes has at most that many wavefronts, and the phases'
      * lanes add up to n <= 32: the wavefronts fit the first 32 entries. */
-    for (uint32_t k = 0; k < BANK_LANES; k++)
-        out->wf[k].lanes = 0;
+    if (detail)
+        for (uint32_t k = 0; k < BANK_LANES; k++)
+            out->wf[k].lanes = 0;
     uint32_t total = 0, base[BANK_LANES / 8];
     for (uint32_t p = 0; p < phases; p++) {
         const uint32_t phase_slots = (group_bits == 5 ? 0xffffffffu : (1u << (1u << group_bits)) - 1) << (p << group_bits);
@@ -533,7 +536,8 @@ BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const 
             out->worst_bank_words = most;
             out->worst_bank = (31 - (b & 31)) << (5 - group_bits);
         }
-        out->wf[total].lanes = phase_lanes(phase_bits, p) & ~colliding;
+        if (detail)
+            out->wf[total].lanes = phase_lanes(phase_bits, p) & ~colliding;
         base[p] = total;
         total += most;
     }
@@ -541,7 +545,7 @@ BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const 
     /* Crowded slots, row by row in address order: the lanes asking for the row with
      * rank k in their slot are served in the phase's wavefront k. */
     uint32_t c = 0;
-    for (uint32_t rest = crowded; rest; rest &= rest - 1, c++) {
+    for (uint32_t rest = detail ? crowded : 0; rest; rest &= rest - 1, c++) {
         uint32_t s = (uint32_t)__builtin_ctz(rest);
         bank_wavefront *wf = out->wf + base[(s >> group_bits) & 3];
         for (uint32_t w = 0; w < (wide ? 2u : 1u); w++) {
@@ -549,7 +553,7 @@ BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const 
                 wf->lanes |= bytes_equal(id, 64 * w + (uint32_t)__builtin_ctzll(r)) & in_slot[c];
         }
     }
-    out->nwavefronts = total;
+    out->nwavefronts = detail ? total : 0;
 
     const uint32_t banks_per_group = 1u << (5 - group_bits);
     const uint32_t group_banks = (uint32_t)((1ull << banks_per_group) - 1);
@@ -567,7 +571,7 @@ BANK_INLINE void bank_usual_slots(const bank_instr *in, bank_result *out, const 
  * words of row set), else ranks (below 32). */
 BANK_INLINE void bank_usual_rows(const bank_instr *in, bank_result *out, const uint32_t group_bits, const uint32_t n,
                                  const uint32_t merged, const uint32_t ideal, const uint8_t slot[BANK_LANES],
-                                 const uint32_t lo, const uint32_t hi)
+                                 const uint32_t lo, const uint32_t hi, const int detail)
 {
     uint8_t id[BANK_LANES];
     memset(id, 0xff, sizeof id); /* lanes beyond n match no row */
@@ -575,20 +579,20 @@ BANK_INLINE void bank_usual_rows(const bank_instr *in, bank_result *out, const u
         for (uint32_t l = 0; l < n; l++)
             id[l] = (uint8_t)(((in->addr[l] >> 7) - lo) & 127);
         if (hi - lo >= 64) {
-            bank_usual_slots(in, out, group_bits, n, merged, ideal, slot, id, 1);
+            bank_usual_slots(in, out, group_bits, n, merged, ideal, slot, id, 1, detail);
             return;
         }
     } else {
         bank_rank_rows(in->addr, n, id);
     }
-    bank_usual_slots(in, out, group_bits, n, merged, ideal, slot, id, 0);
+    bank_usual_slots(in, out, group_bits, n, merged, ideal, slot, id, 0, detail);
 }
 
 /* Steps 1-3 for one shape, inlined once per op (and merge state) so that widths,
  * lane counts and shifts are constants and the per-lane loops vectorise. */
 BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const uint32_t width_bits,
                                    const uint32_t n, const uint32_t merged, const uint32_t ideal,
-                                   const uint32_t lo, const uint32_t hi)
+                                   const uint32_t lo, const uint32_t hi, const int detail)
 {
     const uint32_t *a = in->addr;
     const uint32_t group_bits = 7 - width_bits;
@@ -606,7 +610,7 @@ BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const
             spread |= a[p * phase_size + j] ^ lead;
     }
     if (spread < 128) {
-        bank_usual_clean(in, out, group_bits, phase_bits, phases, clean_ideal);
+        bank_usual_clean(in, out, group_bits, phase_bits, phases, clean_ideal, detail);
         return;
     }
 
@@ -616,13 +620,13 @@ BANK_INLINE void bank_usual_phases(const bank_instr *in, bank_result *out, const
     memset(slot, 0xff, sizeof slot); /* lanes beyond n match no slot */
     for (uint32_t l = 0; l < n; l++)
         slot[l] = (uint8_t)((((l >> merged) & ~group_mask) | ((a[l] >> width_bits) & group_mask)) & 31);
-    bank_usual_rows(in, out, group_bits, n, merged, ideal, slot, lo, hi);
+    bank_usual_rows(in, out, group_bits, n, merged, ideal, slot, lo, hi, detail);
 }
 
 /* Returns 0 when the instruction is not the usual kind (the caller then takes the
  * general path, which also names any input error). */
 BANK_INLINE int bank_usual(const bank_instr *in, bank_result *out, const uint32_t width_bits, const uint32_t n,
-                           const uint32_t may_merge, const uint32_t ideal)
+                           const uint32_t may_merge, const uint32_t ideal, const int detail)
 {
     const uint32_t op_lanes = n == 32 ? 0xffffffffu : (1u << n) - 1;
     if (in->active_mask && (in->active_mask & op_lanes) != op_lanes)
@@ -645,11 +649,11 @@ BANK_INLINE int bank_usual(const bank_instr *in, bank_result *out, const uint32_
             d2 |= (q[0] ^ q[2]) | (q[1] ^ q[3]);
         }
         if (!d1 || !d2) {
-            bank_usual_phases(in, out, width_bits, n, 1, ideal, low >> 7, top >> 7);
+            bank_usual_phases(in, out, width_bits, n, 1, ideal, low >> 7, top >> 7, detail);
             return 1;
         }
     }
-    bank_usual_phases(in, out, width_bits, n, 0, ideal, low >> 7, top >> 7);
+    bank_usual_phases(in, out, width_bits, n, 0, ideal, low >> 7, top >> 7, detail);
     return 1;
 }
 
@@ -662,21 +666,21 @@ BANK_INLINE int bank_usual(const bank_instr *in, bank_result *out, const uint32_
     !defined(BANK_NO_CLONES) && !defined(BANK_NO_SIMD)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 #endif
-static int bank_analyse_usual(const bank_instr *in, bank_result *out)
+static int bank_analyse_usual(const bank_instr *in, bank_result *out, const int detail)
 {
     switch (in->op) {
-    case BANK_OP_LDS32: return bank_usual(in, out, 2, 32, 0, 1);
-    case BANK_OP_LDS64: return bank_usual(in, out, 3, 32, 1, 2);
-    case BANK_OP_LDS128: return bank_usual(in, out, 4, 32, 1, 4);
-    case BANK_OP_STS32: return bank_usual(in, out, 2, 32, 0, 1);
-    case BANK_OP_STS64: return bank_usual(in, out, 3, 32, 0, 2);
-    case BANK_OP_STS128: return bank_usual(in, out, 4, 32, 0, 4);
+    case BANK_OP_LDS32: return bank_usual(in, out, 2, 32, 0, 1, detail);
+    case BANK_OP_LDS64: return bank_usual(in, out, 3, 32, 1, 2, detail);
+    case BANK_OP_LDS128: return bank_usual(in, out, 4, 32, 1, 4, detail);
+    case BANK_OP_STS32: return bank_usual(in, out, 2, 32, 0, 1, detail);
+    case BANK_OP_STS64: return bank_usual(in, out, 3, 32, 0, 2, detail);
+    case BANK_OP_STS128: return bank_usual(in, out, 4, 32, 0, 4, detail);
     case BANK_OP_LDSM_X1:
-    case BANK_OP_STSM_X1: return bank_usual(in, out, 4, 8, 0, 1);
+    case BANK_OP_STSM_X1: return bank_usual(in, out, 4, 8, 0, 1, detail);
     case BANK_OP_LDSM_X2:
-    case BANK_OP_STSM_X2: return bank_usual(in, out, 4, 16, 0, 2);
+    case BANK_OP_STSM_X2: return bank_usual(in, out, 4, 16, 0, 2, detail);
     case BANK_OP_LDSM_X4:
-    case BANK_OP_STSM_X4: return bank_usual(in, out, 4, 32, 0, 4);
+    case BANK_OP_STSM_X4: return bank_usual(in, out, 4, 32, 0, 4, detail);
     default: return 0;
     }
 }
@@ -690,13 +694,13 @@ uint32_t bank_op_ideal(bank_op op)
     return m ? m : bank_op_access_bytes(op) / BANK_WIDTH;
 }
 
-int bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
+static int bank_analyse_any(const bank_instr *in, bank_result *out, err_info *e, const int detail)
 {
     if (!in || !out)
         return err_set(e, ERR_BAD_INPUT, "bank_analyse", "null instruction or result");
     if ((unsigned)in->op >= BANK_OP_COUNT)
         return err_set(e, ERR_BAD_INPUT, "op", "op value %d is not a bank_op", (int)in->op);
-    if (bank_analyse_usual(in, out))
+    if (bank_analyse_usual(in, out, detail))
         return ERR_OK;
     uint32_t width = bank_op_access_bytes(in->op);
     uint32_t lanes = used_lanes(in);
@@ -719,5 +723,17 @@ int bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
      * merged lds128 (cases 46 50 54 58: 16/8/4/2 wavefronts, 15/7/3/1 conflicts). */
     out->ideal = ph.merged ? ph.count : bank_op_ideal(in->op);
     out->conflicts = total > out->ideal ? total - out->ideal : 0;
+    if (!detail)
+        out->nwavefronts = 0;
     return ERR_OK;
+}
+
+int bank_analyse(const bank_instr *in, bank_result *out, err_info *e)
+{
+    return bank_analyse_any(in, out, e, 1);
+}
+
+int bank_analyse_counts(const bank_instr *in, bank_result *out, err_info *e)
+{
+    return bank_analyse_any(in, out, e, 0);
 }

@@ -66,6 +66,12 @@ typedef struct bank_result {
  * 16 bytes) and the shared-window size; then analyses. */
 int bank_analyse(const bank_instr *in, bank_result *out, err_info *e);
 
+/* The same checks and counts (wavefronts, ideal, conflicts, worst bank, colliding
+ * lanes and banks) without the per-wavefront lane sets: nwavefronts is 0 and wf[] is
+ * not written. For callers that only add up wavefronts (simulators, sweeps); about a
+ * quarter faster on instructions with conflicts. */
+int bank_analyse_counts(const bank_instr *in, bank_result *out, err_info *e);
+
 int bank_op_parse(const char *s, bank_op *op, int *trans, err_info *e);
 const char *bank_op_name(bank_op op);
 uint32_t bank_op_access_bytes(bank_op op);   /* 4, 8, 16, or 16 for a matrix row */

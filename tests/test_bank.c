@@ -928,3 +928,32 @@ Test(equivalence, fast_model_matches_reference_on_a_million_instructions)
     cr_assert_lt(conflicting, checked - checked / 10);
     cr_assert_gt(rejected, 1000);
 }
+
+/* bank_analyse_counts: the same checks and counts as bank_analyse, minus the
+ * per-wavefront lane sets. */
+Test(counts, same_counts_as_the_full_analysis_without_lane_sets)
+{
+    bank_instr in;
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < 200000; i++) {
+        eq_instr(&in);
+        bank_result full, counts;
+        err_info ef = {0}, ec = {0};
+        int rf = bank_analyse(&in, &full, &ef), rc = bank_analyse_counts(&in, &counts, &ec);
+        cr_assert_eq(rc, rf, "instruction %u (%s)", i, bank_op_name(in.op));
+        if (rf != ERR_OK) {
+            cr_assert_str_eq(ec.rule, ef.rule, "instruction %u", i);
+            continue;
+        }
+        cr_assert_eq(counts.wavefronts, full.wavefronts, "instruction %u (%s)", i, bank_op_name(in.op));
+        cr_assert_eq(counts.ideal, full.ideal, "instruction %u", i);
+        cr_assert_eq(counts.conflicts, full.conflicts, "instruction %u", i);
+        cr_assert_eq(counts.worst_bank, full.worst_bank, "instruction %u", i);
+        cr_assert_eq(counts.worst_bank_words, full.worst_bank_words, "instruction %u", i);
+        cr_assert_eq(counts.colliding_lanes, full.colliding_lanes, "instruction %u", i);
+        cr_assert_eq(counts.colliding_banks, full.colliding_banks, "instruction %u", i);
+        cr_assert_eq(counts.nwavefronts, 0, "instruction %u", i);
+        checked++;
+    }
+    cr_assert_gt(checked, 150000);
+}
