@@ -59,7 +59,7 @@ $(BUILD)/$(1)/obj/sim/%.o: sim/%.c $(wildcard sim/*.h) | $(BUILD)/$(1)/obj/sim/c
 	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
 $(BUILD)/$(1)/obj/viz/%.o: viz/%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz/app
 	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo sdl2) -c $$< -o $$@
-$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h) | $(BUILD)/$(1)/obj/tests
+$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*.h hw/*.c) | $(BUILD)/$(1)/obj/tests
 	$$(CC) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
 	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
 	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
