@@ -158,10 +158,19 @@ int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_re
     enum { NG = TRACE_KIND_COUNT * TRACE_ROLE_COUNT };
     size_t counts[NG] = {0}, offs[NG + 1] = {0};
     uint32_t only_a[NG] = {0}, only_b[NG] = {0};
+    uint8_t *has_a = calloc(1u << 16, 1), *has_b = calloc(1u << 16, 1); /* cta is 16 bits */
+    if (!has_a || !has_b) {
+        free(has_a); free(has_b);
+        return err_set(e, ERR_IO, "memory", "out of memory for the CTA sets");
+    }
+    for (size_t i = 0; i < a->count; i++) r->ctas_a += !has_a[a->events[i].cta], has_a[a->events[i].cta] = 1;
+    for (size_t i = 0; i < b->count; i++) r->ctas_b += !has_b[b->events[i].cta], has_b[b->events[i].cta] = 1;
     for (size_t i = 0; i < a->count; i++) {
         const trace_event *ev = &a->events[i];
         if (ev->kind >= TRACE_KIND_COUNT || ev->role >= TRACE_ROLE_COUNT) continue;
-        if (m->a_to_b[i] == TDIFF_NONE) {
+        if (m->a_to_b[i] == TDIFF_NONE && !has_b[ev->cta]) {
+            r->untraced_a++;
+        } else if (m->a_to_b[i] == TDIFF_NONE) {
             only_a[group_of(ev)]++;
             if (r->nfirst_only_a < TDIFF_TOP) r->first_only_a[r->nfirst_only_a++] = (uint32_t)i;
         } else {
@@ -171,11 +180,15 @@ int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_re
     for (size_t i = 0; i < b->count; i++) {
         const trace_event *ev = &b->events[i];
         if (ev->kind >= TRACE_KIND_COUNT || ev->role >= TRACE_ROLE_COUNT) continue;
-        if (m->b_to_a[i] == TDIFF_NONE) {
+        if (m->b_to_a[i] == TDIFF_NONE && !has_a[ev->cta]) {
+            r->untraced_b++;
+        } else if (m->b_to_a[i] == TDIFF_NONE) {
             only_b[group_of(ev)]++;
             if (r->nfirst_only_b < TDIFF_TOP) r->first_only_b[r->nfirst_only_b++] = (uint32_t)i;
         }
     }
+    free(has_a);
+    free(has_b);
     for (size_t g = 0; g < NG; g++) offs[g + 1] = offs[g] + counts[g];
     size_t total = offs[NG];
     int64_t *delta = malloc((total ? total : 1) * sizeof *delta);

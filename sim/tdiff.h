@@ -75,6 +75,11 @@ typedef struct tdiff_report {
     size_t ntop;
     uint32_t first_only_a[TDIFF_TOP], first_only_b[TDIFF_TOP];   /* earliest unmatched */
     size_t nfirst_only_a, nfirst_only_b;
+    /* Events of a CTA the other trace holds no event of (a hardware recording usually
+     * traces the first few CTAs while every CTA runs): neither matched nor counted in
+     * only_a / only_b / unmatched_*, since there was nothing to match them against. */
+    size_t untraced_a, untraced_b;
+    uint32_t ctas_a, ctas_b;      /* distinct CTAs with events in each trace */
 } tdiff_report;
 
 int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_report *r, err_info *e);

@@ -126,6 +126,37 @@ Test(tdiff, a_missing_event_is_unmatched_in_its_group)
     trace_free(&b);
 }
 
+Test(tdiff, ctas_the_measured_trace_did_not_record_are_not_compared)
+{
+    /* sim holds 3 CTAs; the "measured" trace recorded only CTA 0 (as tmahw does with
+     * --trace-ctas) and lost one event of it: only that one is unmatched. */
+    synth_opts o = {.ctas = 3, .consumers = 1, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 8192, .source = TRACE_SRC_SIM};
+    trace a, b;
+    trace_init(&a, TRACE_SRC_SIM);
+    synth_fill(&a, &o);
+    o.ctas = 1;
+    o.source = TRACE_SRC_HW;
+    trace_init(&b, TRACE_SRC_HW);
+    synth_fill(&b, &o);
+    size_t per_cta = b.count;
+    cr_assert_eq(a.count, 3 * per_cta, "the synthetic CTAs are alike");
+    b.count--;
+    tdiff_match m;
+    tdiff_report r;
+    cr_assert_eq(tdiff_match_traces(&a, &b, &m, NULL), ERR_OK);
+    cr_assert_eq(tdiff_compare(&a, &b, &m, &r, NULL), ERR_OK);
+    cr_expect_eq(r.ctas_a, 3);
+    cr_expect_eq(r.ctas_b, 1);
+    cr_expect_eq(r.untraced_a, 2 * per_cta);
+    cr_expect_eq(r.untraced_b, 0);
+    cr_expect_eq(r.unmatched_a, 1);
+    cr_expect_eq(r.matched, per_cta - 1);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+}
+
 Test(tdiff, repeated_keys_pair_in_time_order)
 {
     trace a, b;

@@ -66,8 +66,13 @@ static void print_table(const trace *a, const trace *b, const tdiff_report *r)
 {
     printf("kernel time: sim %.3f us, measured %.3f us, error %+.1f%%\n", r->kernel_a / 1e3, r->kernel_b / 1e3,
            r->kernel_err * 100.0);
-    printf("events: sim %zu, measured %zu, matched %zu, only in sim %zu, only measured %zu\n\n", a->count, b->count,
+    printf("events: sim %zu, measured %zu, matched %zu, only in sim %zu, only measured %zu\n", a->count, b->count,
            r->matched, r->unmatched_a, r->unmatched_b);
+    if (r->untraced_a || r->untraced_b)
+        printf("not compared: %zu sim and %zu measured events of CTAs the other trace did not record "
+               "(sim holds %" PRIu32 " CTAs, measured %" PRIu32 ")\n",
+               r->untraced_a, r->untraced_b, r->ctas_a, r->ctas_b);
+    printf("\n");
     printf("%-16s %-9s %8s %8s %8s %11s %11s %11s %11s\n", "kind", "role", "matched", "only-sim", "only-hw",
            "median(ns)", "p95(ns)", "p95|d|(ns)", "hw-median");
     for (size_t i = 0; i < r->ngroups; i++) {
@@ -129,8 +134,9 @@ static void print_json(const trace *a, const trace *b, const tdiff_report *r, do
     json_str(stdout, b->gpu);
     printf(", \"events\": %zu, \"kernel_ns\": %" PRId64 ", \"truncated\": %s},\n", b->count, r->kernel_b,
            b->truncated ? "true" : "false");
-    printf("  \"kernel_error\": %.6f,\n  \"matched\": %zu, \"unmatched_sim\": %zu, \"unmatched_measured\": %zu,\n",
-           r->kernel_err, r->matched, r->unmatched_a, r->unmatched_b);
+    printf("  \"kernel_error\": %.6f,\n  \"matched\": %zu, \"unmatched_sim\": %zu, \"unmatched_measured\": %zu,\n"
+           "  \"untraced_sim\": %zu, \"untraced_measured\": %zu, \"ctas_sim\": %" PRIu32 ", \"ctas_measured\": %" PRIu32 ",\n",
+           r->kernel_err, r->matched, r->unmatched_a, r->unmatched_b, r->untraced_a, r->untraced_b, r->ctas_a, r->ctas_b);
     printf("  \"groups\": [");
     for (size_t i = 0; i < r->ngroups; i++) {
         const tdiff_group *g = &r->groups[i];
