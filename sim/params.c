@@ -32,10 +32,19 @@ static const params_info table[] = {
     {"tma_issue_ns", P(tma_issue_ns), 10, "ns", "estimate: a handful of instructions per cp.async.bulk.tensor"},
     {"arrive_ns", P(arrive_ns), 5, "ns", "estimate: one shared-memory atomic (~10 cycles)"},
     {"wake_ns", P(wake_ns), 40, "ns", "estimate: try_wait loop wake-up after phase completion; re-measure"},
-    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 2, "cycles", "estimate: LSU issue of one LDGSTS warp instruction"},
+    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 673, "cycles",
+     "measured: traces/h100/pipelines/cpasync_multistage.tmt, a warp copies its 4 KB share (8 cp.async of 16 B per "
+     "lane) in 2.72 us (cpasync_issue of j to the unstalled read of j-1, CTA 0, iterations 20-21): 340 ns = 673 "
+     "cycles per cp.async of the generated copy loop (each trip reads its chunk's offsets from a __device__ table, "
+     "hw/run_kernel.cuh copy_share), not the LSU issue rate of a loop with its addresses in registers"},
     {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1, "cycles",
      PUB ": shared-memory bandwidth ~128 B/cycle/SM = one 128-byte wavefront per cycle"},
-    {"lsu_issue_cycles", P(lsu_issue_cycles), 1, "cycles", "estimate: one LSU issue per cycle per SM as on Volta (" JIA ")"},
+    {"lsu_issue_cycles", P(lsu_issue_cycles), 19, "cycles",
+     "measured: traces/h100/pipelines/, a consumer warp's smem_read spans of conflict-free 16-byte ld.shared.v4 "
+     "take 19-21 cycles per instruction whether 2 or 4 warps read (so per warp, not the shared port): "
+     "consumer_swizzle_128b 4897 ns / 512 instructions, compute_bound 338 ns / 32, double_buffer 89 ns / 8; "
+     "the loads as the generated kernel issues them, each folded into the warp's checksum (hw/run_kernel.cuh "
+     "consume). Only 128-bit loads were recorded; the value is used for every width"},
     {"ffma_cycles", P(ffma_cycles), 1, "cycles", "H100 whitepaper: 32 FP32 lanes per sub-partition = one warp FFMA per cycle"},
     {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 1024, "flop/cycle",
      "H100 whitepaper: 989 dense FP16 TFLOPS / (132 SMs x 4 sub-partitions x 1.83 GHz)"},
@@ -47,6 +56,19 @@ static const params_info table[] = {
     {"barsync_ns", P(barsync_ns), 20, "ns", "estimate: release of a CTA barrier (bar.sync), ~40 cycles; re-measure"},
     {"cta_launch_spread_ns", P(cta_launch_spread_ns), 320, "ns",
      SHEET ", measured: the CTAs of one 132-CTA launch started within about 320 ns (first-wave starts spread evenly)"},
+    {"mma_latency_cycles", P(mma_latency_cycles), 27.3, "cycles",
+     "measured: traces/h100/pipelines/compute_bound.tmt, math span 14172 ns for 4096 mma.sync.m16n8k16 per warp "
+     "in 4 independent accumulator chains (hw/run_kernel.cuh MATH 2), one warp per sub-partition: "
+     "(14172 ns - the 40 ns tail) x 1.98 GHz / 4096 = 6.83 cycles per mma = 27.3 / 4 chains; "
+     "ws4_tma and cluster2_multicast (256 mma: 905-909 ns) agree within 3%"},
+    {"math_tail_cycles", P(math_tail_cycles), 80, "cycles",
+     "measured: traces/h100/pipelines/double_buffer.tmt math 170 ns for 256 FFMA (129 ns at 1 per cycle) and "
+     "cpasync_multistage.tmt 300 ns for 512 (259 ns): +41 ns = 80 cycles per block, the generated kernel's sum "
+     "of its 8 accumulators and __shfl_sync before the release"},
+    {"stas_trip_ns", P(stas_trip_ns), 571, "ns",
+     "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
+     "median 4568 ns over 64 stages) is 8 trips of 16 B per lane, each a dependent ld.global from DRAM then "
+     "st.async (hw/run_kernel.cuh MODE 3): 571 ns per trip; data from DRAM (l2_hit 0) only"},
 };
 
 /* Other built-in sets: the H100 defaults with these values replaced. */

@@ -38,6 +38,10 @@ typedef struct pipe_params {
     double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
     double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
     double barsync_ns;             /* bar.sync (__syncthreads): last arrival -> the waiting warps run */
+    /* ---- appended (session 2, calibration against traces/h100/pipelines) ---- */
+    double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
+    double math_tail_cycles;       /* per math block: the accumulators' sum and shuffle before the release */
+    double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
 } pipe_params;
 
 typedef struct params_info {

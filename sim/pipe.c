@@ -374,6 +374,23 @@ static double tensors_l2_hit(const pipe_desc *d)
     return bytes > 0 ? hit / bytes : 0;
 }
 
+/* ---------------------------------------------------------------- math */
+/* The MMA work as the kernel issues it (hw/run_kernel.cuh, MATH 2): mma.sync.m16n8k16
+ * (2 x 16 x 8 x 16 flops) into MMA_CHAINS independent accumulators per warp. One warp on
+ * a sub-partition cannot reach the tensor-core rate: each mma waits for the previous one
+ * on its accumulator, so an instruction costs max(rate, latency / chains). */
+#define MMA_FLOPS_PER_INSTR 4096.0
+#define MMA_CHAINS 4.0
+
+static double math_cycles(const pipe_desc *d, const pipe_params *p)
+{
+    if (d->math == PIPE_MATH_FMA)
+        return (double)d->math_amount * p->ffma_cycles + p->math_tail_cycles;
+    double instr = (double)((d->math_amount + (uint64_t)MMA_FLOPS_PER_INSTR - 1) / (uint64_t)MMA_FLOPS_PER_INSTR);
+    double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
+    return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
+}
+
 /* ---------------------------------------------------------------- warp programs */
 static int next_action(const sim *s, const warp *w)
 {
@@ -558,8 +575,14 @@ static void warp_run(sim *s, uint32_t wi)
                 sim_ev ev = {.t = done, .type = EV_CP_ARRIVE, .target = w->cta, .bar = (uint16_t)full_bar(s, st), .iter = j};
                 heap_push(&s->h, ev);
             } else if (d->mode == PIPE_STASYNC) {
-                /* ld.global into registers first: the warp waits for its loads */
+                /* The copy loop (hw/run_kernel.cuh MODE 3): 16 bytes per lane and trip, each trip a
+                 * dependent ld.global then the st.async, so the trips run one after another; the
+                 * bytes still take their share of L2/HBM bandwidth. */
+                uint32_t trips = (d->copy_bytes + 511) / 512;
                 int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(d), 0);
+                int64_t loop = s->now + (int64_t)(trips * p->stas_trip_ns * 1000);
+                if (loop > done)
+                    done = loop;
                 w->op_start = s->now;
                 w->state = ST_STAS_LOADED;
                 if (runs_on_now(s, done))
@@ -604,16 +627,16 @@ static void warp_run(sim *s, uint32_t wi)
         case ST_STAS_LOADED: {
             uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
             uint32_t base = w->cta - w->cta % d->cluster, peer = base + ((w->cta - base) ^ 1u);
-            rs->other_ns += (double)(s->now - w->op_start) / 1000.0;
+            rs->issue_ns += (double)(s->now - w->op_start) / 1000.0;
             mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
                              .intended_phase = k};
             emit(s, s->now, 0, w, peer, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
                  TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
             bar_op(s, peer, full_bar(s, st), &ex, w, j);
-            uint32_t instr = (d->copy_bytes + 511) / 512;   /* 16 bytes per lane */
-            int64_t cost = (int64_t)(instr * p->lsu_issue_cycles * s->ps_per_cycle + p->arrive_ns * 1000);
+            /* the last st.async was issued with the last trip: it lands after the DSMEM latency */
+            int64_t cost = (int64_t)(p->arrive_ns * 1000);
             int64_t done = s->now + cost + (int64_t)(p->dsmem_latency_ns * 1000);
-            emit(s, s->now, done - s->now, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
+            emit(s, w->op_start, done - w->op_start, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
                  TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
             sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = peer, .bar = (uint16_t)full_bar(s, st),
                          .bytes = d->copy_bytes, .iter = j, .flags = TRACE_FLAG_REMOTE};
@@ -664,8 +687,7 @@ static void warp_run(sim *s, uint32_t wi)
                 uint32_t sm = s->cta[w->cta].sm;
                 int64_t *pipe_free = &s->smsp_free[sm * 4 + w->smsp];
                 int64_t start = s->now > *pipe_free ? s->now : *pipe_free;
-                double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
-                                                         : (double)d->math_amount / p->mma_flops_per_cycle_smsp;
+                double cycles = math_cycles(d, p);
                 int64_t dur = (int64_t)(cycles * s->ps_per_cycle);
                 *pipe_free = start + dur;
                 s->smsp_busy += (double)dur;
