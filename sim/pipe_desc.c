@@ -193,7 +193,7 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         uint64_t wf = 0, ideal = 0, bytes = 0;
         for (uint32_t i = 0; i < n; i++) {
             bank_result br;
-            if (bank_analyse(&in[i], &br, &ae) != ERR_OK) {
+            if (bank_analyse_counts(&in[i], &br, &ae) != ERR_OK) {
                 free(in);
                 return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': instruction %u: %s: %s", f, i,
                                ae.rule, ae.detail);

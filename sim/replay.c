@@ -347,7 +347,7 @@ int replay_check_bank(const bank_instr *in, const replay_bank_obs *o, char *deta
     bank_result r;
     err_info e;
     err_clear(&e);
-    if (bank_analyse(in, &r, &e) != ERR_OK) {
+    if (bank_analyse_counts(in, &r, &e) != ERR_OK) {
         snprintf(detail, ds, "model refused the instruction: %s: %s", e.rule, e.detail);
         return REPLAY_DISAGREE;
     }
