@@ -14,9 +14,9 @@ NVCC       ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NPROC      := $(shell nproc 2>/dev/null || echo 2)
 
-TEST_DEPS  := criterion cairo yaml-0.1 jansson
-DEMO_DEPS  := cairo yaml-0.1 jansson sdl2
-VIEW_DEPS  := sdl2 cairo
+TEST_DEPS  := criterion cairo fontconfig yaml-0.1 jansson
+DEMO_DEPS  := cairo fontconfig yaml-0.1 jansson sdl2
+VIEW_DEPS  := sdl2 cairo fontconfig
 
 have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
 HAVE_CAIRO := $(call have,cairo)
@@ -58,7 +58,7 @@ B_$(1) := $(BUILD)/$(1)
 $(BUILD)/$(1)/obj/sim/%.o: sim/%.c $(wildcard sim/*.h) | $(BUILD)/$(1)/obj/sim/cli
 	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
 $(BUILD)/$(1)/obj/viz/%.o: viz/%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz/app
-	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo sdl2) -c $$< -o $$@
+	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
 $(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*.h hw/*.c) | $(BUILD)/$(1)/obj/tests
 	$$(CC) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
 	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
@@ -77,11 +77,11 @@ $(BUILD)/$(1)/libtmaviz.a: $(VIZ_PURE_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(VIZ_DRAW_
 LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
 
 $(BUILD)/$(1)/tmasim: $(CLI_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
-	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo yaml-0.1 jansson) -lm
+	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo fontconfig yaml-0.1 jansson) -lm
 $(BUILD)/$(1)/tmaview: $(VIEW_APP_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
-	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo yaml-0.1 jansson) -lm
+	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo fontconfig yaml-0.1 jansson) -lm
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(LIBS_$(1)) | $(BUILD)/$(1)/tests
-	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo yaml-0.1 jansson) -lm
+	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo fontconfig yaml-0.1 jansson) -lm
 endef
 $(eval $(call flavour,rel))
 $(eval $(call flavour,san))

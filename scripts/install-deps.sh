@@ -10,12 +10,13 @@ pkg_for_module() {
     case "$1" in
         criterion) echo libcriterion-dev ;;
         cairo) echo libcairo2-dev ;;
+        fontconfig) echo libfontconfig-dev ;;
         sdl2) echo libsdl2-dev ;;
         yaml-0.1) echo libyaml-dev ;;
         jansson) echo libjansson-dev ;;
         bin:xvfb-run) echo "xvfb xauth" ;;
         bin:pkg-config) echo pkg-config ;;
-        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo sdl2 yaml-0.1 jansson bin:xvfb-run)" >&2; exit 2 ;;
+        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo fontconfig sdl2 yaml-0.1 jansson bin:xvfb-run)" >&2; exit 2 ;;
     esac
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "cmds.h"
+#include "draw_cache.h"
 
 static const struct {
     const char *name;
@@ -39,8 +40,11 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            draw_release_caches();
+            return rc;
+        }
     fprintf(stderr, "tmasim: command: '%s' is not one of: layout bank replay check sim export diff demo\n", argv[1]);
     return EXIT_BAD_INPUT;
 }
