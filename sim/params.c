@@ -29,7 +29,10 @@ static const params_info table[] = {
     {"l2_latency_ns", P(l2_latency_ns), 304, "ns",
      SHEET ", measured: the lower end (320 ns) of the same 4 KB TMA completion, less the model's 16.2 ns transfer"},
     {"dsmem_latency_ns", P(dsmem_latency_ns), 100, "ns", PUB ": distributed shared memory ~180-210 cycles = 91-106 ns at 1.98 GHz"},
-    {"tma_issue_ns", P(tma_issue_ns), 10, "ns", "estimate: a handful of instructions per cp.async.bulk.tensor"},
+    {"tma_issue_ns", P(tma_issue_ns), 360, "ns",
+     "measured: traces/h100/pipelines/, the producer's first to second tma_issue of a stage (two tensors): "
+     "median 357 ns ws4_tma, 359 splitk_reduce, 366 compute_bound, 377 cluster2_multicast: warp time per "
+     "cp.async.bulk.tensor as the generated kernel issues it (tensor map passed as a __grid_constant__ parameter)"},
     {"arrive_ns", P(arrive_ns), 5, "ns", "estimate: one shared-memory atomic (~10 cycles)"},
     {"wake_ns", P(wake_ns), 40, "ns", "estimate: try_wait loop wake-up after phase completion; re-measure"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 673, "cycles",
@@ -65,6 +68,13 @@ static const params_info table[] = {
      "measured: traces/h100/pipelines/double_buffer.tmt math 170 ns for 256 FFMA (129 ns at 1 per cycle) and "
      "cpasync_multistage.tmt 300 ns for 512 (259 ns): +41 ns = 80 cycles per block, the generated kernel's sum "
      "of its 8 accumulators and __shfl_sync before the release"},
+    {"expect_tx_ns", P(expect_tx_ns), 215, "ns",
+     "measured: traces/h100/pipelines/, the producer's expect_tx to its first tma_issue of the stage: median "
+     "198-232 ns over consumer_swizzle_128b, double_buffer, memory_bound, streaming, ws4_tma, splitk_reduce, "
+     "compute_bound (215 memory_bound)"},
+    {"remote_arrive_ns", P(remote_arrive_ns), 349, "ns",
+     "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's remote arrive.expect_tx.release.cluster "
+     "to the start of its copy loop: median 349 ns (p10 343, p90 358)"},
     {"stas_trip_ns", P(stas_trip_ns), 571, "ns",
      "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
      "median 4568 ns over 64 stages) is 8 trips of 16 B per lane, each a dependent ld.global from DRAM then "

@@ -42,6 +42,8 @@ typedef struct pipe_params {
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
     double math_tail_cycles;       /* per math block: the accumulators' sum and shuffle before the release */
     double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
+    double expect_tx_ns;           /* producer warp time of its arrive.expect_tx on the local full barrier */
+    double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
 } pipe_params;
 
 typedef struct params_info {

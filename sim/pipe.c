@@ -596,7 +596,7 @@ static void warp_run(sim *s, uint32_t wi)
                 emit(s, s->now, 0, w, w->cta, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
                      TRACE_FLAG_FULL_BARRIER);
                 bar_op(s, w->cta, full_bar(s, st), &ex, w, j);
-                cost = (int64_t)(p->arrive_ns * 1000);
+                cost = (int64_t)(p->expect_tx_ns * 1000);
                 for (uint32_t t = 0; t < d->ntensors; t++) {
                     uint32_t bytes = d->tensors[t].tx_bytes;
                     uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
@@ -634,8 +634,8 @@ static void warp_run(sim *s, uint32_t wi)
                  TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
             bar_op(s, peer, full_bar(s, st), &ex, w, j);
             /* the last st.async was issued with the last trip: it lands after the DSMEM latency */
-            int64_t cost = (int64_t)(p->arrive_ns * 1000);
-            int64_t done = s->now + cost + (int64_t)(p->dsmem_latency_ns * 1000);
+            int64_t cost = (int64_t)(p->remote_arrive_ns * 1000);   /* the remote expect_tx */
+            int64_t done = s->now + (int64_t)(p->dsmem_latency_ns * 1000);
             emit(s, w->op_start, done - w->op_start, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
                  TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
             sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = peer, .bar = (uint16_t)full_bar(s, st),

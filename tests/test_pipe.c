@@ -240,8 +240,13 @@ Test(pipe, compute_bound_time_is_the_math)
     cr_assert_str_eq(r.bottleneck_kind, "compute", "%s", r.bottleneck);
     pipe_params p;
     params_defaults("h100", &p, NULL);
-    /* each consumer warp runs on its own sub-partition: iterations x flops / (flops per cycle) */
-    double math_ns = d.iterations * (double)d.math_amount / p.mma_flops_per_cycle_smsp / p.clock_ghz;
+    /* each consumer warp runs on its own sub-partition and issues mma.sync.m16n8k16 (4096 flops) into 4
+     * independent accumulators (hw/run_kernel.cuh): an instruction costs max(4096 / rate, latency / 4)
+     * cycles, plus the block's tail (recorded: traces/h100/pipelines/compute_bound.tmt, 6.8 cycles per mma) */
+    double per = 4096.0 / p.mma_flops_per_cycle_smsp;
+    if (p.mma_latency_cycles / 4 > per)
+        per = p.mma_latency_cycles / 4;
+    double math_ns = d.iterations * ((double)d.math_amount / 4096.0 * per + p.math_tail_cycles) / p.clock_ghz;
     cr_assert_geq(r.kernel_ns, math_ns);
     cr_assert_lt(r.kernel_ns, math_ns * 1.05, "kernel %lld ns vs math %.0f ns", (long long)r.kernel_ns, math_ns);
 }
@@ -290,8 +295,19 @@ Test(pipe, swizzled_consumer_faster_by_the_wavefront_ratio)
     run(&sw, &rs, NULL);
     run(&un, &ru, NULL);
     double time_ratio = (double)ru.kernel_ns / (double)rs.kernel_ns;
-    cr_assert(time_ratio > wf_ratio * 0.85 && time_ratio < wf_ratio * 1.05, "time ratio %.2f vs wavefront ratio %.2f",
-              time_ratio, wf_ratio);
+    /* The H100 does not follow the wavefront ratio (recorded: 1105.0 us / 317.4 us = 3.48,
+     * traces/h100/pipelines/consumer_swizzle_*.json): the unswizzled reads are bound by the
+     * shared port (both consumer warps' wavefronts, one per cycle), the swizzled ones by each
+     * warp's cost per instruction (lsu_issue_cycles). The ratio by hand from those: */
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    double port = 2.0 * (double)un.read_wavefronts * p.smem_cycles_per_wavefront;
+    double issue = (double)sw.read_instructions * p.lsu_issue_cycles;
+    double sw_port = 2.0 * (double)sw.read_wavefronts * p.smem_cycles_per_wavefront;
+    double want = port / (issue > sw_port ? issue : sw_port);
+    cr_assert(want < wf_ratio, "the swizzled consumer is instruction-bound, not port-bound");
+    cr_assert(time_ratio > 1.0 && time_ratio > want * 0.9 && time_ratio < want * 1.1,
+              "time ratio %.2f vs read-cost ratio %.2f (wavefront ratio %.2f)", time_ratio, want, wf_ratio);
 }
 
 Test(pipe, trace_is_consistent)
@@ -440,7 +456,9 @@ Test(pipe, every_timing_parameter_names_its_source)
     params_defaults("h100", &p, NULL);
     for (size_t i = 0; i < n; i++) {
         const char *s = t[i].source;
-        int sourced = strstr(s, "estimate") || strstr(s, "hopper-facts.md") || strstr(s, "arXiv") || strstr(s, "whitepaper");
+        /* a committed H100 recording (traces/h100/) is a named source too */
+        int sourced = strstr(s, "estimate") || strstr(s, "hopper-facts.md") || strstr(s, "arXiv") || strstr(s, "whitepaper") ||
+                      strstr(s, "traces/h100/");
         cr_assert(sourced, "%s: source '%s' is neither an estimate nor a named source", t[i].name, s);
         int found = 0;
         cr_assert_eq(params_get(&p, t[i].name, &found), t[i].h100);
