@@ -35,6 +35,7 @@ static const bad_case cases[] = {
     {"layout " TILE " --format xml", "--format"},
     {"layout " TILE " --smem-address 12abc", "--smem-address"},
     {"layout " TILE " --coords 0,--1", "--coords"},
+    {"layout " TILE " --bogus", "is not a flag"},
     {"layout --dtype f16 --dims 99999999999999999999,64 --box 64,64", "--dims"},
     {"layout --dtype f16 --dims 64 --box 64,64", "--box"},
     {"layout", "--dtype"},
