@@ -6,7 +6,9 @@
 # Then `tmahw run` on every examples/*.yaml (traces under $OUT/pipelines) and a table:
 # example, kernel time, overhead %, bandwidth, correctness, events recorded.
 # Environment: SKIP_VALIDATE, SKIP_PIPELINES, EXAMPLES="a.yaml b.yaml", TRACE_CTAS (8),
-# PACK=1 (tar the result folders: the device tool brings back at most 8 files).
+# PACK=1 (tar the result folders: the device tool brings back at most 8 files), REPS (31
+# timed launches of each variant, alternating; the table gives the median overhead and
+# the quartiles of the overheads of the alternating pairs).
 # The GPU machine has no libyaml: run `make hwdeps` here first and carry build/hwdeps.
 set -u
 OUT=${OUT:-/tmp/tmahw-out}
@@ -87,31 +89,32 @@ if [ -z "${SKIP_PIPELINES:-}" ]; then
         echo " \"cuda\":\"$(nvcc --version | tail -n1)\","
         echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\","
         echo " \"commit\":\"${COMMIT:-$(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)}\","
-        echo " \"command\":\"tmahw run EXAMPLE -o NAME.tmt --trace-ctas ${TRACE_CTAS:-8} (full_grid 2) --reps ${REPS:-11} --format json\"}"
+        echo " \"command\":\"tmahw run EXAMPLE -o NAME.tmt --trace-ctas ${TRACE_CTAS:-8} (full_grid 2) --reps ${REPS:-31} --format json\"}"
     } >"$PIPE/meta.json"
     for f in ${EXAMPLES:-examples/*.yaml}; do
         n=$(basename "$f" .yaml)
         tc=${TRACE_CTAS:-8}
         [ "$n" = full_grid ] && tc=2   # 12 warps x 512 iterations: 2 CTAs are 40k events
-        timeout 300 "$T" run "$f" -o "$PIPE/$n.tmt" --trace-ctas "$tc" --reps "${REPS:-11}" --format json \
+        timeout 300 "$T" run "$f" -o "$PIPE/$n.tmt" --trace-ctas "$tc" --reps "${REPS:-31}" --format json \
             >"$PIPE/$n.json" 2>"$PIPE/$n.err"
         rc=$?
         echo "-- $n: exit $rc"; head -c 600 "$PIPE/$n.err"
         [ -s "$PIPE/$n.err" ] || rm -f "$PIPE/$n.err"
         j="$PIPE/$n.json"
         if [ ! -s "$j" ]; then
-            ptable+=("$(printf '%-24s %12s %9s %22s %-14s %8s' "$n" - - - "exit $rc" -)")
+            ptable+=("$(printf '%-24s %12s %9s %15s %22s %-14s %8s' "$n" - - - - "exit $rc" -)")
             fail=$((fail+1)); results+=("FAIL run_$n (exit $rc, no report)")
             continue
         fi
         kns=$(jget kernel_ns "$j"); ov=$(jget overhead_pct "$j"); bw=$(jget loaded_gbs "$j")
+        q1=$(jget overhead_q1_pct "$j"); q3=$(jget overhead_q3_pct "$j")
         pct=$(jget bandwidth_pct "$j"); ok=$(jget correct "$j"); evs=$(jget events "$j"); hang=$(jget hang "$j")
         corr=ok
         [ "$ok" = true ] || corr=MISMATCH
         [ "$hang" != null ] && [ -n "$hang" ] && corr=HANG
         oa=$(jget over_arrival "$j"); [ -n "$oa" ] && [ "$corr" = ok ] && corr=OVER-ARRIVAL
-        ptable+=("$(printf '%-24s %10.1f us %8s%% %9s GB/s %5s%% %-14s %8s' "$n" "$(awk "BEGIN{print $kns/1000}")" \
-            "$ov" "$bw" "$pct" "$corr" "$evs")")
+        ptable+=("$(printf '%-24s %10.1f us %8s%% %15s %9s GB/s %5s%% %-14s %8s' "$n" "$(awk "BEGIN{print $kns/1000}")" \
+            "$ov" "$q1..$q3" "$bw" "$pct" "$corr" "$evs")")
         case $n in
         bug_*) want=1 ;;
         *) want=0 ;;
@@ -139,6 +142,7 @@ printf '%s\n' "${results[@]}"
 echo "checks: $pass passed, $fail failed; validate exit $vrc"
 if [ ${#ptable[@]} -gt 0 ]; then
     echo "== pipelines on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)"
-    printf '%-24s %13s %9s %22s %-14s %8s\n' example kernel overhead "bandwidth (% of D2D)" correctness events
+    printf '%-24s %13s %9s %15s %22s %-14s %8s\n' example kernel overhead "pairs q1..q3 %" "bandwidth (% of D2D)" \
+        correctness events
     printf '%s\n' "${ptable[@]}"
 fi

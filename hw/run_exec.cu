@@ -645,6 +645,20 @@ int hw_cmd_run(int argc, char **argv)
     };
     double k_norec = median(t_norec), k_rec = median(t_rec);
     double overhead = k_norec > 0 && k_rec > 0 ? 100.0 * (k_rec - k_norec) / k_norec : 0;
+    /* run-to-run spread: the overhead of each alternating pair of launches (without, then
+     * with recording), its quartiles */
+    double ov_q1 = 0, ov_q3 = 0;
+    {
+        std::vector<double> pair;
+        for (size_t k = 0; k < std::min(t_norec.size(), t_rec.size()); k++)
+            if (t_norec[k] > 0)
+                pair.push_back(100.0 * (t_rec[k] - t_norec[k]) / t_norec[k]);
+        std::sort(pair.begin(), pair.end());
+        if (!pair.empty()) {
+            ov_q1 = pair[(pair.size() - 1) / 4];
+            ov_q3 = pair[(3 * (pair.size() - 1) + 3) / 4];
+        }
+    }
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -770,10 +784,10 @@ int hw_cmd_run(int argc, char **argv)
     }
     if (!strcmp(fmt, "json")) {
         printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
-               "\"overhead_pct\":%.2f,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
+               "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
                "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
                "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\"}\n",
-               d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, kbw, d2d,
+               d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, ov_q1, ov_q3, t_norec.size(), kbw, d2d,
                d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
                hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
                (long long)sim.kernel_ns, out_path, counters_path);
@@ -790,7 +804,8 @@ int hw_cmd_run(int argc, char **argv)
         printf("device        %s, CUDA driver API %d.%d\n", dev.name, dev.driver_version / 1000,
                (dev.driver_version % 1000) / 10);
         printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", k_norec / 1000, t_norec.size());
-        printf("recorded      %.1f us (median of %zu): overhead %+.2f%%\n", k_rec / 1000, t_rec.size(), overhead);
+        printf("recorded      %.1f us (median of %zu): overhead %+.2f%% (alternating pairs: quartiles %+.2f%% .. %+.2f%%)\n",
+               k_rec / 1000, t_rec.size(), overhead, ov_q1, ov_q3);
         printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", kbw,
                d2d > 0 ? 100 * kbw / d2d : 0, d2d);
         printf("correctness   %s\n", correct);

@@ -129,28 +129,44 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 }
 
 /* ---- recording ------------------------------------------------------------------ */
-#if TMAHW_RECORD == 2   /* overhead study: the clock reads only, nothing stored */
-#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
+/* REC(kind, stage, iter, flags, aux, t0, dur) writes one event; REC_IF only when `cond`.
+ * Called by the whole warp (uniform): lane 0 stores the event into the warp's ring in
+ * shared memory (RING events, after the stages), at the slot pointer, which every lane
+ * advances. Shared stores, because a global store right before an mbarrier arrive
+ * (release semantics) makes the arrive wait for the store to reach the L2: storing every
+ * event to global memory cost 8-19% of the kernel time (an earlier version).
+ * Deferred: the call sites read the clock where the event happens but write the event
+ * after the arrive, copy issue or release that the other warps wait for, so neither the
+ * stores nor their operands sit between a completed wait and the action it unblocks.
+ * The ring is checked once per produce / consume / release step (RING_CHECK): when fewer
+ * than EV_BATCH slots are left it is copied to global memory by the whole warp, as is the
+ * rest at the end. TMAHW_RECORD 2 reads the clocks and stores nothing, 3 stores events
+ * without reading the clock (overhead study). */
+#if TMAHW_RECORD == 2
+#define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
+#define RING_CHECK() do { } while (0)
 #define NOW() clk32()
 #elif TMAHW_RECORD
-/* Called by the whole warp (uniform). Lane 0 writes the event into the warp's ring in
- * shared memory (RING events, after the stages); a full ring is copied to global memory
- * by the whole warp, as is the rest at the end. Shared stores, because a global store
- * right before an mbarrier arrive (release semantics) makes the arrive wait for the
- * store to reach the L2: storing every event to global memory cost 8-19% of the kernel
- * time (measured with --record-level 3 of an earlier version). TMAHW_RECORD 3 stores
- * events without reading the clock (overhead study). */
-#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                               \
+#define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                     \
     do {                                                                                                 \
-        if (is_lane0)                                                                                    \
+        const bool c_ = (cond_);                                                                         \
+        if (is_lane0 && c_)                                                                              \
             asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(evp),                          \
                          "r"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_)), "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)),       \
                          "r"(iter_),                                                                     \
                          "r"((u32)(kind_) | (u32)(flags_) << 16 | (u32)(aux_) << 24)); /* stage = iter % STAGES */ \
-        evp += 16u;                                                                                      \
-        if (RING < EV_CAP && evp == ring_end) { /* compiled out when the ring holds every event */         \
-            ring_flush(ring, evbuf, flushed, RING, lane);                                                \
-            flushed += RING;                                                                             \
+        evp += c_ ? 16u : 0u;                                                                            \
+    } while (0)
+/* events written between two ring checks, at most: a wait, expect_tx, a copy per tensor,
+ * a read, the math, a store and the releases of every cluster rank for one iteration
+ * (the final releases of a lagging consumer check per iteration too) */
+#define EV_BATCH (8u + NTENS + CLUSTER)
+#define RING_CHECK()                                                                                     \
+    do {                                                                                                 \
+        if (RING < EV_CAP && evp > ring_end - 16u * EV_BATCH) { /* compiled out when the ring holds every event */ \
+            const u32 n_ = (evp - ring) / 16u;                                                           \
+            ring_flush(ring, evbuf, flushed, n_, lane);                                                  \
+            flushed += n_;                                                                               \
             evp = ring;                                                                                  \
         }                                                                                                \
     } while (0)
@@ -160,9 +176,13 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #define NOW() clk32()
 #endif
 #else
-#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
+#define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
+#define RING_CHECK() do { } while (0)
 #define NOW() 0u
 #endif
+#define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) REC_IF(true, kind_, stage_, iter_, flags_, aux_, t0_, dur_)
+/* the event of a wait that stalled (WaitEv, filled by wait()) */
+#define WAIT_REC(w_, stage_, iter_, side_) REC_IF((w_).flags != 0u, K_WAIT, stage_, iter_, (w_).flags, side_, (w_).t0, (w_).dur)
 
 /* trace kinds (sim/trace.h) */
 #define K_TMA_ISSUE 0
@@ -247,9 +267,9 @@ __device__ __forceinline__ void tma_load(const TMap *m, u32 rank, const int *c, 
 }
 
 #if TMAHW_RECORD
-/* Copies ring entries [first, first + n) (event numbers) to the warp's global buffer.
- * Not inlined: it runs once per RING events, and a copy at every recording site would
- * only grow the hot loops. */
+/* Copies the n events of the ring (event numbers first .. first + n - 1, from the ring's
+ * start) to the warp's global buffer. Not inlined: it runs about once per RING events,
+ * and a copy at every check would only grow the hot loops. */
 __device__ __noinline__ void ring_flush(u32 ring, Ev *evbuf, u32 first, u32 n, u32 lane)
 {
     __syncwarp();
@@ -258,7 +278,7 @@ __device__ __noinline__ void ring_flush(u32 ring, Ev *evbuf, u32 first, u32 n, u
         if (e < EV_CAP) {
             uint4 v;
             asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(ring + 16u * (e & (RING - 1u))) : "memory");
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(ring + 16u * k) : "memory");
             ((uint4 *)evbuf)[e] = v;
         }
     }
@@ -320,8 +340,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
     float sink = 0.f;
     int stop = 0;
 
-    /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. */
-    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side) -> int {
+    /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. The
+     * wait's event (only when the warp stalled, as in the simulator) is left in `w` for the
+     * caller to record after the action the wait unblocked (WAIT_REC); a failed wait is
+     * recorded at once. */
+    struct WaitEv { u32 t0, dur, flags; };
+    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side, WaitEv &w) -> int {
         u32 t0 = NOW();
         u32 ok = bar_test(bar0 + 8 * b, parity);
         u32 blocked = 0, timeout = 0, failed = 0;
@@ -358,12 +382,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 }
             }
         }
-        u32 t1 = NOW();
-        if (blocked)   /* a wait is an event only when the warp stalled (as in the simulator) */
-            REC(K_WAIT, stage, iter, EVF_BLOCKED | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), side, t0, t1 - t0);
+        w.t0 = t0;
+        w.flags = blocked ? EVF_BLOCKED | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0) : 0;
+        w.dur = blocked ? NOW() - t0 : 0;
+        if (failed)
+            REC(K_WAIT, stage, iter, w.flags, side, t0, w.dur);
         (void)side;
-        (void)t1;
         (void)phase;
+        (void)stage;
+        (void)iter;
+        (void)full;
         return failed ? -1 : 0;
     };
 
@@ -385,16 +413,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         const u32 s = j % STAGES, k = j / STAGES;
         /* producer side (aux 1): the release of the stage's previous use; the
          * producer.waits_on: full bug waits for its own previous copy instead */
-        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1))
+        WaitEv w;
+        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1, w))
             return -1;
         const u32 stage_addr = base + s * STAGE_BYTES;
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
         {
-            u32 t = NOW();
+            u32 t = NOW(), ti[NTENS];
             if (lane == 0)
                 bar_expect_tx(full, EXPECT_TX);
-            REC(K_EXPECT_TX, s, j, EVF_FULL, 0, t, 0);
             const u32 group = MCAST ? cta / CLUSTER : cta, ngroups = MCAST ? gridDim.x / CLUSTER : gridDim.x;
             for (u32 t_ = 0; t_ < NTENS; t_++) {
                 int c[5];
@@ -404,13 +432,18 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 c[T_RANK[t_] - 1] += (int)(crank * T_SLICE_ROWS[t_]);
                 dst += crank * T_SLICE_SMEM[t_];
 #endif
-                u32 ti = NOW();
+                ti[t_] = NOW();
                 if (lane == 0)
                     tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
-                REC(K_TMA_ISSUE, s, j, 0, t_, ti, 0);
-                (void)ti;
             }
+            /* the events, after the copies are under way */
+            WAIT_REC(w, s, j, 1);
+            REC(K_EXPECT_TX, s, j, EVF_FULL, 0, t, 0);
+#pragma unroll
+            for (u32 t_ = 0; t_ < NTENS; t_++)
+                REC(K_TMA_ISSUE, s, j, 0, t_, ti[t_], 0);
             (void)t;
+            (void)ti;
         }
         __syncwarp();
 #elif MODE == 2
@@ -425,18 +458,19 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             __syncwarp();
             if (lane == 0)
                 asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(full) : "memory");
+            WAIT_REC(w, s, j, 1);
             REC(K_CPASYNC_ISSUE, s, j, 0, 0, ti, 0);
+            (void)ti;
         }
 #elif MODE == 3
         /* st.async: load the tile into registers, write it into the peer's stage */
         {
             const u32 peer = crank ^ 1u;
+            u32 te_x;
             {
-                u32 t = NOW();
+                te_x = NOW();
                 if (lane == 0)
                     bar_expect_tx_remote(full, peer, EXPECT_TX);
-                REC(K_EXPECT_TX, s, j, EVF_FULL, 1, t, 0);
-                (void)t;
             }
             __syncwarp();
             u32 ti = NOW();
@@ -451,10 +485,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             }
             __syncwarp();
             u32 te = NOW();
+            WAIT_REC(w, s, j, 1);
+            REC(K_EXPECT_TX, s, j, EVF_FULL, 1, te_x, 0);
             REC(K_STAS_FLIGHT, s, j, EVF_FULL, 1, ti, te - ti);
             (void)te;
+            (void)te_x;
+            (void)ti;
         }
 #endif
+        (void)w;
+        RING_CHECK();
         return 0;
     };
 
@@ -466,7 +506,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         off[q] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_N + q) * 32 + lane] : 0u;
     u32 released = 0;
     u32 rdep = 0;
-    auto release_upto = [&](u32 upto) {
+    /* tail: the releases after the last iteration, with a ring check per iteration (in
+     * the loop, consume's check covers them) */
+    auto release_upto = [&](u32 upto, bool tail) {
 #if !NEVER_RELEASE
         for (; released < upto; released++) {
             const u32 it = released, s = it % STAGES;
@@ -502,23 +544,30 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 (void)t;
 #endif
             }
+            if (tail)
+                RING_CHECK();
         }
 #else
         (void)upto;
 #endif
+        (void)tail;
     };
 
     auto consume = [&](u32 i) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
+        WaitEv w = {0, 0, 0};
 #if !CP_GROUPS
-        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0))
+        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, w))
             return -1;
 #endif
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
+        /* clocks of the read and the math: their events are written after the release */
+        u32 t_rd, te_rd, te_m = 0;
         {
             u32 t = NOW();
+            t_rd = t;
             for (u32 r = 0; r < RD_REPEAT; r++) {
 #pragma unroll
                 for (u32 q = 0; q < RD_N; q++) {
@@ -562,14 +611,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             rdep = __shfl_sync(0xffffffffu, sum, 0) == 0x9e3779b9u;
             if (rdep)
                 sink += 1.f;
-            u32 te = NOW();
-            if (!RD_PROBE)
-                REC(K_SMEM_READ, s, i, 0, 0, t, te - t);
-            (void)te;
+            te_rd = NOW();
         }
 #if MATH == 1
         {
-            u32 t = NOW();
             float a0 = (float)(lane + rdep), a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f,
                   a6 = a0 + 6.f, a7 = a0 + 7.f;
             const float m = 0.999f, c = 0.5f;
@@ -587,13 +632,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
             sink += r;
-            u32 te = NOW();
-            REC(K_MATH, s, i, 0, 0, t, te - t);
-            (void)te;
+            te_m = NOW();
         }
 #elif MATH == 2
         {
-            u32 t = NOW();
             float d[4][4] = {};
             const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
             for (u32 n = 0; n < MATH_N / 4; n++) {
@@ -616,11 +658,11 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
             sink += r;
-            u32 te = NOW();
-            REC(K_MATH, s, i, 0, 0, t, te - t);
-            (void)te;
+            te_m = NOW();
         }
 #endif
+        u32 t_st = 0, te_st = 0;
+        bool st_ev = false;
 #if STORE_EVERY
         /* TMA store of the stage's tensor-0 box; waits until the stage has been read out
          * before the release below lets the producer overwrite it. */
@@ -643,16 +685,29 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
             }
             __syncwarp();
-            u32 te = NOW();
-            REC(K_TMA_STORE, s, i, 0, 0, t, te - t);
-            (void)t;
-            (void)te;
+            te_st = NOW();
+            t_st = t;
+            st_ev = true;
         }
 #endif
 #if !CP_GROUPS
         if ((int)i - (int)RELEASE_LAG >= 0)
-            release_upto(i - RELEASE_LAG + 1);
+            release_upto(i - RELEASE_LAG + 1, false);
 #endif
+        /* the events of the wait, the read and the math (the math starts where the read
+         * ends), after the release the producer waits for */
+        WAIT_REC(w, s, i, 0);
+        REC_IF(!RD_PROBE, K_SMEM_READ, s, i, 0, 0, t_rd, te_rd - t_rd);
+        REC_IF(MATH != 0, K_MATH, s, i, 0, 0, te_rd, te_m - te_rd);
+        REC_IF(st_ev, K_TMA_STORE, s, i, 0, 0, t_st, te_st - t_st);
+        (void)t_st;
+        (void)te_st;
+        (void)st_ev;
+        RING_CHECK();
+        (void)w;
+        (void)t_rd;
+        (void)te_rd;
+        (void)te_m;
         return 0;
     };
 
@@ -665,7 +720,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         for (u32 i = 0; i < ITERS && !stop; i++)
             stop = consume(i);
         if (!stop)
-            release_upto(ITERS);
+            release_upto(ITERS, true);
     }
 #elif CP_GROUPS
     /* commit groups (the guide's __pipeline_commit / __pipeline_wait_prior): prologue
@@ -678,24 +733,23 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
         asm volatile("cp.async.commit_group;" ::: "memory");
         if (j < ITERS)
             REC(K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, ti, 0);
+        RING_CHECK();
         (void)ti;
     }
     for (u32 i = 0; i < ITERS; i++) {
         u32 t0 = NOW();
         asm volatile("cp.async.wait_group %0;" ::"n"(CP_WAIT_PRIOR) : "memory");
         u32 t1 = NOW();
-        if (t1 - t0 > WAIT_BLOCKED_CYCLES)
-            REC(K_WAIT, i % STAGES, i, EVF_FULL | EVF_BLOCKED, 0, t0, t1 - t0);
         __syncthreads();
         u32 t2 = NOW();
-        if (t2 - t1 > WAIT_BLOCKED_CYCLES)
-            REC(K_WAIT, i % STAGES, i, EVF_BLOCKED, 1, t1, t2 - t1);
         const u32 j = i + STAGES - 1;
         if (j < ITERS)
             copy_share(j);
         asm volatile("cp.async.commit_group;" ::: "memory");
-        if (j < ITERS)
-            REC(K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, t2, 0);
+        /* the events after the next copies are under way */
+        REC_IF(t1 - t0 > WAIT_BLOCKED_CYCLES, K_WAIT, i % STAGES, i, EVF_FULL | EVF_BLOCKED, 0, t0, t1 - t0);
+        REC_IF(t2 - t1 > WAIT_BLOCKED_CYCLES, K_WAIT, i % STAGES, i, EVF_BLOCKED, 1, t1, t2 - t1);
+        REC_IF(j < ITERS, K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, t2, 0);
         consume(i);
         (void)t0;
         (void)t1;
@@ -712,7 +766,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
                 stop = consume(i);
         }
         if (!stop)
-            release_upto(ITERS);
+            release_upto(ITERS, true);
     }
 #endif
 
