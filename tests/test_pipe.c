@@ -219,8 +219,16 @@ Test(pipe, memory_bound_consumers_stall_on_full_barriers)
     pipe_result r;
     run(&d, &r, NULL);
     const pipe_role_stats *c = &r.role[TRACE_ROLE_CONSUMER];
-    double stalled = c->wait_full_ns / (c->warps * (double)r.kernel_ns);
-    cr_assert_gt(stalled, 0.5, "consumers stalled on full only %.2f of the time", stalled);
+    /* When memory is the bottleneck the consumers are never what the kernel waits for:
+     * the time they are not busy is spent stalled on full barriers (waiting for data),
+     * not on anything else, and that stall is a large share of their time. */
+    double total = c->warps * (double)r.kernel_ns;
+    double idle = total - c->busy_ns;
+    double stalled = c->wait_full_ns / total;
+    cr_assert_gt(idle, 0.0);
+    cr_assert_gt(c->wait_full_ns, 0.9 * idle, "of %.0f ns idle consumer time only %.0f ns stalled on full barriers",
+                 idle, c->wait_full_ns);
+    cr_assert_gt(stalled, 0.25, "consumers stalled on full only %.2f of the time", stalled);
     cr_assert_str_eq(r.bottleneck_kind, "memory", "%s", r.bottleneck);
     /* lower bound by hand: every byte crosses HBM once at 3000 B/ns */
     pipe_params p;
@@ -534,8 +542,16 @@ Test(pipe, wait_prior_too_large_is_a_read_of_data_in_flight)
     err_info v = {0};
     cr_assert_eq(pipe_verdict(&r, &v), ERR_FINDING);
     cr_assert_str_eq(v.rule, "cpasync_read_before_complete", "%s", v.detail);
-    /* the finding is real: some stage is read before all of its copies landed */
-    cr_assert_gt(worst_read_before_landing(&t, &d), 0);
+    /* By hand: 3 stages, prologue commits groups 0 and 1; wait_group 2 with 2 groups
+     * committed guarantees none of them, so the very first read (iteration 0) is
+     * unguaranteed, whatever the timing. */
+    cr_assert(strstr(v.detail, "iteration 0") != NULL, "%s", v.detail);
+    /* the correct count (stages - 2 = 1) guarantees group i before every read i */
+    pipe_desc ok = d;
+    ok.cpasync_wait_prior = d.stages - 2;
+    pipe_result r2;
+    run(&ok, &r2, NULL);
+    cr_assert_eq(pipe_verdict(&r2, &v), ERR_OK, "%s: %s", v.rule, v.detail);
     trace_free(&t);
 }
 
@@ -624,9 +640,18 @@ Test(pipe_cli, gpu_selects_a_parameter_set_with_its_sources)
     cr_assert_str_eq(params_source("h100-pcie", "wake_ns"), params_source("h100", "wake_ns"), "not replaced: inherited");
     cr_assert_eq(params_defaults("a100", &pcie, &e), ERR_BAD_INPUT);
     cr_assert(strstr(e.detail, "h100-pcie"), "%s", e.detail);
-    /* memory-bound: the time follows the DRAM bandwidth of the set */
-    long long t_sxm = kernel_ns_of(TMASIM_BIN " sim examples/memory_bound.yaml --format json");
-    long long t_pcie = kernel_ns_of(TMASIM_BIN " sim examples/memory_bound.yaml --gpu h100-pcie --format json");
+    /* memory-bound: the time follows the DRAM bandwidth of the set, when the grid is one
+     * wave on both (114 CTAs: the PCIe card's SM count; with 132 the PCIe run has a tail
+     * wave of 18 CTAs that cannot saturate DRAM, so the ratio is no longer bandwidth's) */
+    char yaml[64], cmd[256];
+    snprintf(yaml, sizeof yaml, "/tmp/test_pipe_mb114.%ld.yaml", (long)getpid());
+    snprintf(cmd, sizeof cmd, "sed 's/ctas: 132/ctas: 114/' examples/memory_bound.yaml > %s", yaml);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " sim %s --format json", yaml);
+    long long t_sxm = kernel_ns_of(cmd);
+    snprintf(cmd, sizeof cmd, TMASIM_BIN " sim %s --gpu h100-pcie --format json", yaml);
+    long long t_pcie = kernel_ns_of(cmd);
+    unlink(yaml);
     params_defaults("h100-pcie", &pcie, NULL);
     double want = sxm.hbm_bytes_per_ns / pcie.hbm_bytes_per_ns, got = (double)t_pcie / (double)t_sxm;
     cr_assert(got > want * 0.95 && got < want * 1.05, "time ratio %.3f, bandwidth ratio %.3f", got, want);
