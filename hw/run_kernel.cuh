@@ -758,9 +758,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
 #else
     {
         const int copier = MODE == 2 || warp == NPROD;
-        u32 pj = 0;
+        u32 pj = 0; /* load i + stages - 1 before consuming i (examples/README.md, sim/pipe.c) */
         for (u32 i = 0; i < ITERS && !stop; i++) {
-            while (copier && pj < ITERS && pj < i + STAGES - 1 && !stop)
+            while (copier && pj < ITERS && pj < i + STAGES && !stop)
                 stop = produce(pj++);
             if (!stop)
                 stop = consume(i);
