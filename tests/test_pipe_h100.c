@@ -12,7 +12,7 @@
  * is off by a factor (before the calibration of 2026-11-23: 4x-15x on five examples).
  *
  * Known disagreements are listed below with their numbers and reasons; they are reported
- * (a warning with the numbers), not passed, and the tolerance is not widened for them. Remove an entry once its cause is fixed: the test then holds it to 25%. */
+ * (cr_log_info with the numbers: Criterion 2.4 exits 1 after any cr_log_warn), not passed, and the tolerance is not widened for them. Remove an entry once its cause is fixed: the test then holds it to 25%. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,13 +94,13 @@ Test(pipe_h100, predicted_kernel_time_within_tolerance_of_the_recording)
     for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
         int64_t pred, rec;
         if (!compare(examples[i], &pred, &rec)) {
-            cr_log_warn("%s: no recording under traces/h100/pipelines, not compared", examples[i]);
+            cr_log_info("%s: no recording under traces/h100/pipelines, not compared", examples[i]);
             continue;
         }
         double err = ((double)pred - (double)rec) / (double)rec;
         const char *why = known_reason(examples[i]);
         if (why) {
-            cr_log_warn("%s: known disagreement, predicted %.1f us vs recorded %.1f us (%+.0f%%): %s", examples[i],
+            cr_log_info("%s: known disagreement, predicted %.1f us vs recorded %.1f us (%+.0f%%): %s", examples[i],
                         pred / 1e3, rec / 1e3, 100 * err, why);
             continue;
         }
@@ -121,7 +121,7 @@ Test(pipe_h100, known_disagreements_are_reported)
             continue;
         double err = ((double)pred - (double)rec) / (double)rec;
         if (fabs(err) <= TOLERANCE)   /* a warning, not a failure: a re-recording must not break CI */
-            cr_log_warn("%s is now within %.0f%% (%+.1f%%): remove it from the known disagreements",
+            cr_log_info("%s is now within %.0f%% (%+.1f%%): remove it from the known disagreements",
                         disagreements[i].name, 100 * TOLERANCE, 100 * err);
         cr_expect(strlen(disagreements[i].why) > 0, "%s: a known disagreement needs its reason", disagreements[i].name);
     }
