@@ -44,6 +44,8 @@ typedef struct pipe_params {
     double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
     double expect_tx_ns;           /* producer warp time of its arrive.expect_tx on the local full barrier */
     double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
+    /* ---- appended (session 2, consumer step measured in traces/h100/pipelines) ---- */
+    double consume_step_ns;        /* mbarrier consume step outside read, math and arrives: loop + next full probe */
 } pipe_params;
 
 typedef struct params_info {
