@@ -35,25 +35,20 @@ typedef struct known {
     const char *name, *why;
 } known;
 
-/* Recorded 2026-11-23 11:37 (header kernel_ns) vs predicted after the calibration. */
+/* None at the moment. The recording of 2026-11-23 11:58 (code of 4b76c2e) against the model
+ * after the consumer-step calibration (sim/params.c consume_step_ns, arrive_ns,
+ * remote_arrive_ns): double_buffer -7%, ws4_tma -9%, cluster2_multicast -5%, splitk_reduce
+ * -11%, which were listed here before (the consumers' step between math and the next read,
+ * 350 ns local / 719 ns with a remote release, was not modelled; double_buffer's hw loop
+ * loaded one stage too late until 4b76c2e). Add an entry {"name", "reason with numbers"}
+ * before the terminator when a re-recording shows a cause the model lacks. */
 static const known disagreements[] = {
-    {"double_buffer",
-     "the generated kernel (hw/run_kernel.cuh, multistage loop "
-     "`pj < i + STAGES - 1`) issues load i right before consuming i, one load fewer ahead than the description's "
-     "documented semantics (examples/README.md: load i + stages - 1 before consuming i), so with 2 stages nothing "
-     "overlaps (trace: tma_issue of iteration 20 at 31263 ns, its read at 31755 ns); a hw fix, not a model one"},
-    {"ws4_tma",
-     "the consumers' cadence is 1590 ns per stage against ~1300 ns of "
-     "modelled read + math + wake; not yet attributed (release -> next read gap)"},
-    {"cluster2_multicast",
-     "multicast TMA flights of 5.4-5.8 us per stage in the trace against "
-     "~0.4 us modelled; the multicast cost is not modelled"},
-    {"splitk_reduce", "the same consumer cadence gap as ws4_tma"},
+    {NULL, NULL},
 };
 
 static const char *known_reason(const char *name)
 {
-    for (size_t i = 0; i < sizeof disagreements / sizeof disagreements[0]; i++)
+    for (size_t i = 0; disagreements[i].name; i++)
         if (!strcmp(disagreements[i].name, name))
             return disagreements[i].why;
     return NULL;
@@ -100,29 +95,20 @@ Test(pipe_h100, predicted_kernel_time_within_tolerance_of_the_recording)
         double err = ((double)pred - (double)rec) / (double)rec;
         const char *why = known_reason(examples[i]);
         if (why) {
-            cr_log_info("%s: known disagreement, predicted %.1f us vs recorded %.1f us (%+.0f%%): %s", examples[i],
-                        pred / 1e3, rec / 1e3, 100 * err, why);
+            cr_expect(strlen(why) > 0, "%s: a known disagreement needs its reason", examples[i]);
+            /* a warning, not a failure: a re-recording must not break CI */
+            if (fabs(err) <= TOLERANCE)
+                cr_log_info("%s is now within %.0f%% (%+.1f%%): remove it from the known disagreements", examples[i],
+                            100 * TOLERANCE, 100 * err);
+            else
+                cr_log_info("%s: known disagreement, predicted %.1f us vs recorded %.1f us (%+.0f%%): %s", examples[i],
+                            pred / 1e3, rec / 1e3, 100 * err, why);
             continue;
         }
         checked++;
+        cr_log_info("%s: predicted %.1f us vs recorded %.1f us (%+.1f%%)", examples[i], pred / 1e3, rec / 1e3, 100 * err);
         cr_expect(fabs(err) <= TOLERANCE, "%s: predicted %.1f us vs recorded %.1f us (%+.1f%%, tolerance %.0f%%)",
                   examples[i], pred / 1e3, rec / 1e3, 100 * err, 100 * TOLERANCE);
     }
     cr_assert_gt(checked, 0, "no example was compared with a recording");
-}
-
-/* A known disagreement that a re-recording or a model fix has brought within tolerance
- * should leave the list, so that it is held to the tolerance from then on (warned). */
-Test(pipe_h100, known_disagreements_are_reported)
-{
-    for (size_t i = 0; i < sizeof disagreements / sizeof disagreements[0]; i++) {
-        int64_t pred, rec;
-        if (!compare(disagreements[i].name, &pred, &rec))
-            continue;
-        double err = ((double)pred - (double)rec) / (double)rec;
-        if (fabs(err) <= TOLERANCE)   /* a warning, not a failure: a re-recording must not break CI */
-            cr_log_info("%s is now within %.0f%% (%+.1f%%): remove it from the known disagreements",
-                        disagreements[i].name, 100 * TOLERANCE, 100 * err);
-        cr_expect(strlen(disagreements[i].why) > 0, "%s: a known disagreement needs its reason", disagreements[i].name);
-    }
 }
