@@ -35,7 +35,7 @@ static const params_info table[] = {
      "cp.async.bulk.tensor as the generated kernel issues it (tensor map passed as a __grid_constant__ parameter)"},
     {"arrive_ns", P(arrive_ns), 73, "ns",
      "measured: traces/h100/pipelines/cluster2_multicast.tmt, the rank-0 consumers' release of a stage to their own "
-     "CTA (local mbarrier.arrive) to their release to the peer: median 73 ns (p10 73, CTAs 0-7, 504 iterations): warp "
+     "CTA (local mbarrier.arrive) to their release to the peer: median 73 ns (p10 73, p90 73; 512 steps of CTAs 0-7): warp "
      "time of a local arrive as the generated kernel issues it (hw/run_kernel.cuh release_upto), with its loop"},
     {"wake_ns", P(wake_ns), 40, "ns", "estimate: try_wait loop wake-up after phase completion; re-measure"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 673, "cycles",
@@ -79,7 +79,7 @@ static const params_info table[] = {
      "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's remote arrive.expect_tx.release.cluster "
      "to the start of its copy loop: median 349 ns (p10 343, p90 358); independent check, the consumers' "
      "release.cluster arrive on the peer's empty barrier in cluster2_multicast.tmt: the rank-1 consumers' remote "
-     "release to their local one, median 390 ns incl. the loop (so ~317 ns after arrive_ns), and the step from the "
+     "release to their local one, median 396 ns (p10 387, p90 405) incl. the loop (~323 ns beyond arrive_ns), and the step from the "
      "math's end to the next read, 719 ns there against 350 ns in ws4_tma.tmt (local release only): +369 ns"},
     {"consume_step_ns", P(consume_step_ns), 277, "ns",
      "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the "
@@ -88,7 +88,7 @@ static const params_info table[] = {
      "probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same "
      "measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b "
      "and _none 275, cluster2_multicast 719 = 73 + remote_arrive_ns + 297. The commit-group loop (cpasync_wait_prior: "
-     "math end to the next cpasync_issue ~40 ns) has no mbarrier step and does not get it. Includes the recording's "
+     "math end to the next cpasync_issue median 42 ns, p10 41, p90 43) has no mbarrier step and does not get it. Includes the recording's "
      "share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
     {"stas_trip_ns", P(stas_trip_ns), 571, "ns",
      "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
