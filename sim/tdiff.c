@@ -170,6 +170,8 @@ int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_re
         if (ev->kind >= TRACE_KIND_COUNT || ev->role >= TRACE_ROLE_COUNT) continue;
         if (m->a_to_b[i] == TDIFF_NONE && !has_b[ev->cta]) {
             r->untraced_a++;
+        } else if (m->a_to_b[i] == TDIFF_NONE && ev->role == TRACE_ROLE_TMA_UNIT && b->source == TRACE_SRC_HW) {
+            r->unobservable_a++;
         } else if (m->a_to_b[i] == TDIFF_NONE) {
             only_a[group_of(ev)]++;
             if (r->nfirst_only_a < TDIFF_TOP) r->first_only_a[r->nfirst_only_a++] = (uint32_t)i;
@@ -182,6 +184,8 @@ int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_re
         if (ev->kind >= TRACE_KIND_COUNT || ev->role >= TRACE_ROLE_COUNT) continue;
         if (m->b_to_a[i] == TDIFF_NONE && !has_a[ev->cta]) {
             r->untraced_b++;
+        } else if (m->b_to_a[i] == TDIFF_NONE && ev->role == TRACE_ROLE_TMA_UNIT && a->source == TRACE_SRC_HW) {
+            r->unobservable_b++;
         } else if (m->b_to_a[i] == TDIFF_NONE) {
             only_b[group_of(ev)]++;
             if (r->nfirst_only_b < TDIFF_TOP) r->first_only_b[r->nfirst_only_b++] = (uint32_t)i;

@@ -80,6 +80,10 @@ typedef struct tdiff_report {
      * only_a / only_b / unmatched_*, since there was nothing to match them against. */
     size_t untraced_a, untraced_b;
     uint32_t ctas_a, ctas_b;      /* distinct CTAs with events in each trace */
+    /* Events of the simulated TMA unit (role tma_unit: complete_tx, phase completion) when
+     * the other trace is a hardware recording: no instruction observes them on the GPU, so
+     * they are not counted as unmatched either. */
+    size_t unobservable_a, unobservable_b;
 } tdiff_report;
 
 int tdiff_compare(const trace *a, const trace *b, const tdiff_match *m, tdiff_report *r, err_info *e);

@@ -157,6 +157,39 @@ Test(tdiff, ctas_the_measured_trace_did_not_record_are_not_compared)
     trace_free(&b);
 }
 
+Test(tdiff, tma_unit_events_are_not_unmatched_against_a_hardware_trace)
+{
+    /* The simulator's copy engine (role tma_unit) emits complete_tx and phase completion;
+     * no instruction observes them on the GPU, so a hardware trace has none. */
+    trace a, b;
+    make_pair(&a, &b);
+    size_t engine = 0, kept = 0;
+    for (size_t i = 0; i < a.count; i++)
+        if (a.events[i].kind == TRACE_BAR_COMPLETE_TX || a.events[i].kind == TRACE_PHASE_COMPLETE) {
+            a.events[i].role = TRACE_ROLE_TMA_UNIT;
+            engine++;
+        }
+    for (size_t i = 0; i < b.count; i++)
+        if (b.events[i].kind != TRACE_BAR_COMPLETE_TX && b.events[i].kind != TRACE_PHASE_COMPLETE)
+            b.events[kept++] = b.events[i];
+    b.count = kept;
+    cr_assert_gt(engine, 0);
+    tdiff_match m;
+    tdiff_report r;
+    cr_assert_eq(tdiff_match_traces(&a, &b, &m, NULL), ERR_OK);
+    cr_assert_eq(tdiff_compare(&a, &b, &m, &r, NULL), ERR_OK);
+    cr_expect_eq(r.unobservable_a, engine);
+    cr_expect_eq(r.unmatched_a + r.unmatched_b, 0);
+    /* against another simulated trace they are ordinary unmatched events */
+    b.source = TRACE_SRC_SIM;
+    cr_assert_eq(tdiff_compare(&a, &b, &m, &r, NULL), ERR_OK);
+    cr_expect_eq(r.unobservable_a, 0);
+    cr_expect_eq(r.unmatched_a, engine);
+    tdiff_match_free(&m);
+    trace_free(&a);
+    trace_free(&b);
+}
+
 Test(tdiff, repeated_keys_pair_in_time_order)
 {
     trace a, b;

@@ -72,6 +72,9 @@ static void print_table(const trace *a, const trace *b, const tdiff_report *r)
         printf("not compared: %zu sim and %zu measured events of CTAs the other trace did not record "
                "(sim holds %" PRIu32 " CTAs, measured %" PRIu32 ")\n",
                r->untraced_a, r->untraced_b, r->ctas_a, r->ctas_b);
+    if (r->unobservable_a || r->unobservable_b)
+        printf("not compared: %zu TMA-unit events (complete_tx, phase completion) that the hardware trace cannot "
+               "observe\n", r->unobservable_a + r->unobservable_b);
     printf("\n");
     printf("%-16s %-9s %8s %8s %8s %11s %11s %11s %11s\n", "kind", "role", "matched", "only-sim", "only-hw",
            "median(ns)", "p95(ns)", "p95|d|(ns)", "hw-median");
@@ -135,8 +138,10 @@ static void print_json(const trace *a, const trace *b, const tdiff_report *r, do
     printf(", \"events\": %zu, \"kernel_ns\": %" PRId64 ", \"truncated\": %s},\n", b->count, r->kernel_b,
            b->truncated ? "true" : "false");
     printf("  \"kernel_error\": %.6f,\n  \"matched\": %zu, \"unmatched_sim\": %zu, \"unmatched_measured\": %zu,\n"
-           "  \"untraced_sim\": %zu, \"untraced_measured\": %zu, \"ctas_sim\": %" PRIu32 ", \"ctas_measured\": %" PRIu32 ",\n",
-           r->kernel_err, r->matched, r->unmatched_a, r->unmatched_b, r->untraced_a, r->untraced_b, r->ctas_a, r->ctas_b);
+           "  \"untraced_sim\": %zu, \"untraced_measured\": %zu, \"ctas_sim\": %" PRIu32 ", \"ctas_measured\": %" PRIu32 ",\n"
+           "  \"unobservable_sim\": %zu, \"unobservable_measured\": %zu,\n",
+           r->kernel_err, r->matched, r->unmatched_a, r->unmatched_b, r->untraced_a, r->untraced_b, r->ctas_a, r->ctas_b,
+           r->unobservable_a, r->unobservable_b);
     printf("  \"groups\": [");
     for (size_t i = 0; i < r->ngroups; i++) {
         const tdiff_group *g = &r->groups[i];
