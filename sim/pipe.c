@@ -121,12 +121,16 @@ typedef struct sim {
     double stage_filled_ps;
     int64_t now;
     int trace_failed;
-    /* Trace events are appended in two streams: those stamped with the simulation clock
-     * (`now`, monotonic) go straight into the output and stay in time order; spans that
-     * start in the past (waits) or the near future (TMA issue after its issue cost) go to
-     * `late`, which is sorted alone and merged in from the back at the end. No copy of
-     * the whole trace is ever made. */
+    /* Trace events go into the output in time order, so that the final sort only has to
+     * order ties: events stamped with the simulation clock (`now`, monotonic) are appended
+     * at once; events stamped in the near future (a TMA issue after its issue cost) wait
+     * in `soon`, a small min-heap on time, and are appended as soon as the clock has
+     * passed them. Only spans that start before the last appended event (an st.async
+     * flight that began at its first trip) go to `late`, which is sorted alone and merged
+     * in from the back at the end. No copy of the whole trace is made. */
     trace late;
+    trace_event *soon;
+    size_t soon_n, soon_cap;
     int64_t main_last_ns;
     int two_streams;
 } sim;
@@ -142,6 +146,64 @@ static uint32_t empty_bar(const sim *s, uint32_t stage)
 }
 
 #define NO_SLOT SIZE_MAX
+
+static int append(sim *s, trace *t, const trace_event *ev)
+{
+    if (t->count < t->capacity) {   /* the run reserves its estimate up front: no call per event */
+        t->events[t->count++] = *ev;
+        return 1;
+    }
+    if (trace_push(t, ev, NULL) != ERR_OK) {
+        s->trace_failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void soon_push(sim *s, const trace_event *ev)
+{
+    if (s->soon_n == s->soon_cap) {
+        size_t cap = s->soon_cap ? 2 * s->soon_cap : 256;
+        trace_event *grown = realloc(s->soon, cap * sizeof *grown);
+        if (!grown) {
+            s->trace_failed = 1;
+            return;
+        }
+        s->soon = grown;
+        s->soon_cap = cap;
+    }
+    size_t i = s->soon_n++;
+    while (i > 0 && s->soon[(i - 1) / 2].t_ns > ev->t_ns) {
+        s->soon[i] = s->soon[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->soon[i] = *ev;
+}
+
+/* Appends the waiting future events stamped at or before `upto` (ns) in time order. */
+static void soon_flush(sim *s, int64_t upto)
+{
+    while (s->soon_n && s->soon[0].t_ns <= upto && !s->trace_failed) {
+        if (!append(s, s->tr, &s->soon[0]))
+            return;
+        s->main_last_ns = s->soon[0].t_ns;
+        trace_event last = s->soon[--s->soon_n];
+        size_t i = 0, n = s->soon_n;
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && s->soon[c + 1].t_ns < s->soon[c].t_ns)
+                c++;
+            if (s->soon[c].t_ns >= last.t_ns)
+                break;
+            s->soon[i] = s->soon[c];
+            i = c;
+        }
+        if (n)
+            s->soon[i] = last;
+    }
+}
 /* Appends one event; returns its index in the output trace (NO_SLOT when it went to the
  * late stream or is not recorded), so that a wait's duration can be filled in later. */
 static size_t emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t cta, uint8_t kind, uint32_t stage,
@@ -168,25 +230,35 @@ static size_t emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t
     };
     trace *t = s->tr;
     if (s->two_streams) {
-        if (t_ps != s->now || ev.t_ns < s->main_last_ns)
+        if (ev.t_ns < s->main_last_ns) {
             t = &s->late;
-        else
+        } else if (t_ps > s->now) {
+            soon_push(s, &ev);
+            return NO_SLOT;
+        } else {
+            if (s->soon_n && s->soon[0].t_ns <= ev.t_ns)
+                soon_flush(s, ev.t_ns);
             s->main_last_ns = ev.t_ns;
+        }
     }
-    if (t->count < t->capacity)   /* the run reserves its estimate up front: no call per event */
-        t->events[t->count++] = ev;
-    else if (trace_push(t, &ev, NULL) != ERR_OK) {
-        s->trace_failed = 1;
+    if (!append(s, t, &ev))
         return NO_SLOT;
-    }
     return t == s->tr ? t->count - 1 : NO_SLOT;
 }
 
-/* Sorts the late stream and merges it into the output from the back (in place); equal
- * times are then put in key order by trace_sort, which sees a time-sorted trace. */
+/* Appends what still waits in `soon`; sorts the late stream, if any, and merges it into
+ * the output from the back (in place); equal times are then put in key order by
+ * trace_sort, which sees a time-sorted trace. */
 static void merge_streams(sim *s)
 {
     trace *t = s->tr, *late = &s->late;
+    soon_flush(s, INT64_MAX);
+    if (s->trace_failed)
+        return;
+    if (late->count == 0) {
+        trace_sort(t);
+        return;
+    }
     trace_sort(late);
     size_t m = t->count, k = late->count;
     if (k && trace_reserve(t, m + k, NULL) != ERR_OK) {
@@ -962,7 +1034,6 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
         uint64_t estimate = d->ctas * (uint64_t)d->iterations * per * 5;
         if (estimate < (1u << 28)) {
             trace_reserve(s.tr, (size_t)estimate, NULL);
-            trace_reserve(&s.late, (size_t)(estimate / 3), NULL);
         }
     }
     if (s.tr) {
@@ -1118,6 +1189,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     }
 out:
     trace_free(&s.late);
+    free(s.soon);
     free(s.h.v);
     free(s.w);
     free(s.bar);
