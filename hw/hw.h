@@ -72,7 +72,8 @@ typedef struct hw_bank_metrics {
 } hw_bank_metrics;
 
 /* Profiles each instruction as one kernel launch (auto range, kernel replay).
-XX; baseline[m] from an instruction-free kernel.
+ * values[i * HW_MAX_METRICS + m] is metric m of instruction i; baseline[m] comes from an
+ * instruction-free kernel.
  * Returns 0 or -1 with msg. */
 int hw_bank_profile(const bank_instr *instrs, uint32_t count, hw_bank_metrics *metrics,
                     double *values, double *baseline, FILE *log, char *msg, size_t msgsz);
