@@ -9,9 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef TMASIM_BIN
-#define TMASIM_BIN "build/san/tmasim"
-#endif
+#include "cli_run.h"
 
 /* Lane addresses 4,...,124 (lanes 1-31); with "0," in front a valid --addr. */
 #define LANES_1_31 "4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124"
@@ -156,20 +154,6 @@ static void teardown(void)
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
     cr_assert_eq(system(cmd), 0);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = 0;
-    fclose(f);
-    return s;
 }
 
 /* args with every @ replaced by the scratch directory. */

@@ -10,52 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef TMASIM_BIN
-#define TMASIM_BIN "build/san/tmasim"
-#endif
+#include "cli_run.h"
 
-typedef struct run_result {
-    int status;
-    char *out;
-    char *err;
-} run_result;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = 0;
-    fclose(f);
-    return s;
-}
-
-static run_result run(const char *args)
-{
-    char dir[] = "/tmp/tmbankXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char cmd[4096], out[64], err[64];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(err, sizeof err, "%s/err", dir);
-    snprintf(cmd, sizeof cmd, "%s bank %s >%s 2>%s", TMASIM_BIN, args, out, err);
-    int st = system(cmd);
-    run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
-    unlink(out), unlink(err), rmdir(dir);
-    return r;
-}
-
-static void done(run_result *r) { free(r->out), free(r->err); }
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++) n += *s == '\n';
-    return n;
-}
+static run_result run(const char *args) { return cli_run("bank", args); }
 
 static void strided(char *buf, size_t n, uint32_t stride, uint32_t lanes)
 {

@@ -7,52 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef TMASIM_BIN
-#define TMASIM_BIN "build/san/tmasim"
-#endif
+#include "cli_run.h"
 
-typedef struct run_result {
-    int status;
-    char *out;
-    char *err;
-} run_result;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = 0;
-    fclose(f);
-    return s;
-}
-
-static run_result run(const char *args)
-{
-    char dir[] = "/tmp/tmtestXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char cmd[2048], out[64], err[64];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(err, sizeof err, "%s/err", dir);
-    snprintf(cmd, sizeof cmd, "%s layout %s >%s 2>%s", TMASIM_BIN, args, out, err);
-    int st = system(cmd);
-    run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
-    unlink(out), unlink(err), rmdir(dir);
-    return r;
-}
-
-static void done(run_result *r) { free(r->out), free(r->err); }
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++) n += *s == '\n';
-    return n;
-}
+static run_result run(const char *args) { return cli_run("layout", args); }
 
 #define TILE "--dtype f16 --dims 64,64 --box 64,64 --swizzle 128B"
 
@@ -85,14 +42,14 @@ Test(cli_layout, csv_has_header_and_one_row_per_element)
     run_result r = run(TILE " --coords -8,4 --format csv");
     cr_assert_eq(r.status, 0, "stderr: %s", r.err);
     cr_expect_eq(strncmp(r.out, "smem_offset,c0,c1,oob\n", 22), 0);
-    cr_expect_eq(lines(r.out), 1 + 64 * 64);
+    cr_expect_eq(count_lines(r.out), 1 + 64 * 64);
     /* First element: box index (0,0) = coordinate (-8,4), offset 0, out of bounds. */
     cr_expect_eq(strncmp(r.out + 22, "0,-8,4,1\n", 9), 0);
     done(&r);
     r = run("--dtype f32 --dims 8,8,8 --box 4,2,2 --format csv");
     cr_assert_eq(r.status, 0, "stderr: %s", r.err);
     cr_expect_eq(strncmp(r.out, "smem_offset,c0,c1,c2,oob\n", 25), 0);
-    cr_expect_eq(lines(r.out), 1 + 16);
+    cr_expect_eq(count_lines(r.out), 1 + 16);
     done(&r);
 }
 
@@ -146,7 +103,7 @@ Test(cli_layout, rejected_maps_exit_1_with_the_rule)
         run_result r = run(cases[i].args);
         cr_expect_eq(r.status, 1, "%s: status %d, stderr %s", cases[i].args, r.status, r.err);
         cr_expect_eq(strncmp(r.err, cases[i].rule, strlen(cases[i].rule)), 0, "%s: stderr %s", cases[i].args, r.err);
-        cr_expect_eq(lines(r.err), 1, "one line: %s", r.err);
+        cr_expect_eq(count_lines(r.err), 1, "one line: %s", r.err);
         cr_expect_eq(r.out[0], 0, "nothing on stdout");
         done(&r);
     }
@@ -171,7 +128,7 @@ Test(cli_layout, bad_input_exits_2_with_one_line)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run(cases[i]);
         cr_expect_eq(r.status, 2, "'%s': status %d, stderr %s", cases[i], r.status, r.err);
-        cr_expect_eq(lines(r.err), 1, "'%s': one line: %s", cases[i], r.err);
+        cr_expect_eq(count_lines(r.err), 1, "'%s': one line: %s", cases[i], r.err);
         cr_expect_eq(r.out[0], 0, "'%s': nothing on stdout", cases[i]);
         done(&r);
     }
