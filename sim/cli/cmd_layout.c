@@ -68,9 +68,7 @@ static int parse_args(int argc, char **argv, layout_opts *o)
         else if (i + 1 < argc) value = argv[++i];
         else {
             /* a known flag lacks its value; anything else is not a flag at all */
-            tm_flags probe = o->f;
-            err_info pe = {0};
-            int known = tm_flags_apply(&probe, flag, "0", &pe) != TM_FLAGS_NOT_MINE || !strcmp(flag, "--format") ||
+            int known = tm_flags_is_mine(flag) || !strcmp(flag, "--format") ||
                         !strcmp(flag, "--png") || !strcmp(flag, "--svg") || !strcmp(flag, "--reverse") ||
                         !strcmp(flag, "--max-rows");
             if (!known) return bad(flag, "'%s' is not a flag of tmasim layout (see --help)", flag);
