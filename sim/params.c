@@ -104,7 +104,7 @@ typedef struct params_override {
 } params_override;
 
 #define PCIE_SHEET "NVIDIA H100 datasheet, PCIe 80GB"
-static const char *const gpu_sets[] = {"h100", "h100-pcie"};
+static const char *const gpu_sets[] = {"h100", "h100-pcie", "h200"};
 static const params_override overrides[] = {
     {"h100-pcie", "sm_count", 114, PCIE_SHEET ": 114 SMs"},
     {"h100-pcie", "clock_ghz", 1.755, PCIE_SHEET ": 1755 MHz max boost (not measured under load)"},
@@ -112,11 +112,14 @@ static const params_override overrides[] = {
      "estimate: " PCIE_SHEET " 2.0 TB/s HBM2e x 0.9, the measured/datasheet ratio of the SXM (3.0 of 3.35)"},
     {"h100-pcie", "tma_bytes_per_ns_sm", 225, "estimate: 128 B/cycle/SM as on the SXM, x 1.755 GHz"},
     {"h100-pcie", "cta_launch_spread_ns", 280, "estimate: the SXM's measured 320 ns scaled to 114 CTAs"},
+    {"h200", "hbm_bytes_per_ns", 4300,
+     "estimate: NVIDIA H200 datasheet 4.8 TB/s HBM3e x 0.9, the measured/datasheet ratio of the H100 SXM; "
+     "the same 132 SMs and clocks as the H100 SXM"},
 };
 
 const char *params_gpus(void)
 {
-    return "h100, h100-pcie";
+    return "h100, h100-pcie, h200";
 }
 
 const char *params_source(const char *gpu, const char *name)
@@ -157,6 +160,22 @@ int params_defaults(const char *gpu, pipe_params *p, err_info *e)
     return ERR_OK;
 }
 
+int params_for_gpu(const char *gpu, pipe_params *p, err_info *e)
+{
+    for (size_t i = 0; i < sizeof gpu_sets / sizeof gpu_sets[0]; i++)
+        if (gpu && !strcmp(gpu, gpu_sets[i]))
+            return params_defaults(gpu, p, e);
+    FILE *fp = gpu ? fopen(gpu, "rb") : NULL;
+    if (!fp)
+        return err_set(e, ERR_BAD_INPUT, "gpu", "field '--gpu' = '%s' (allowed %s, or a parameter file from `tmahw "
+                       "calibrate`)", gpu ? gpu : "(none)", params_gpus());
+    fclose(fp);
+    /* a calibration file holds every parameter it measured; the rest keep the H100 SXM
+     * defaults (the same SM design on every Hopper part this tool runs on) */
+    params_defaults("h100", p, NULL);
+    return params_load(p, gpu, e);
+}
+
 int params_set(pipe_params *p, const char *name, double value, err_info *e)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -190,15 +209,16 @@ int params_parse(pipe_params *p, const char *text, const char *filename, err_inf
         line++;
         const char *eol = strchr(s, '\n');
         size_t n = eol ? (size_t)(eol - s) : strlen(s);
+        const char *next = s + n + (eol ? 1 : 0);
+        const char *hash_at = memchr(s, '#', n);
+        if (hash_at)
+            n = (size_t)(hash_at - s);   /* a comment may be as long as it likes */
         char buf[256];
         if (n >= sizeof buf)
-            return err_set(e, ERR_BAD_INPUT, "params_line", "%s:%d: line longer than 255 characters", filename, line);
+            return err_set(e, ERR_BAD_INPUT, "params_line", "%s:%d: setting longer than 255 characters before its comment", filename, line);
         memcpy(buf, s, n);
         buf[n] = 0;
-        s += n + (eol ? 1 : 0);
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = 0;
+        s = next;
         char name[64];
         char rest[200];
         int got = sscanf(buf, " %63[A-Za-z0-9_] = %199s", name, rest);

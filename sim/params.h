@@ -3,7 +3,8 @@
  *     # comment
  *     hbm_bytes_per_ns = 2900      # any name of params_table, one per line
  * `--gpu NAME` selects a built-in set: "h100" (H100 SXM, the table's defaults) or
- * "h100-pcie" (the same chip in the PCIe card: its SM count, clock and bandwidth). */
+ * "h100-pcie" (the same chip in the PCIe card: its SM count, clock and bandwidth) or "h200"
+ * (the same SMs with HBM3e). */
 #ifndef TMASCOPE_PARAMS_H
 #define TMASCOPE_PARAMS_H
 
@@ -66,7 +67,10 @@ double params_get(const pipe_params *p, const char *name, int *found);
 int params_parse(pipe_params *p, const char *text, const char *filename, err_info *e);
 int params_load(pipe_params *p, const char *path, err_info *e);
 /* ---- appended (session 2) ---- */
-const char *params_gpus(void);   /* the built-in sets, for messages: "h100, h100-pcie" */
+/* A built-in set by name, or else a parameter file (`tmahw calibrate`) over the H100 SXM
+ * defaults: what `--gpu h100|h200|FILE` selects. */
+int params_for_gpu(const char *gpu, pipe_params *p, err_info *e);
+const char *params_gpus(void);   /* the built-in sets, for messages: "h100, h100-pcie, h200" */
 /* Where a parameter's value in set `gpu` comes from (the table's source unless the set
  * replaces the value); NULL for an unknown name. */
 const char *params_source(const char *gpu, const char *name);

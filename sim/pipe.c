@@ -117,6 +117,7 @@ typedef struct sim {
     uint32_t *sm_slots;          /* free CTA slots per SM */
     double ps_per_cycle;
     double hbm_busy, tma_busy, port_busy, smsp_busy;
+    double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
     int64_t stage_filled_since[DESC_MAX_STAGES];
     double stage_filled_ps;
     int64_t now;
@@ -428,6 +429,8 @@ static int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, 
     double hbm_ps = bytes * (1.0 - l2_hit) * 1000.0 / p->hbm_bytes_per_ns;
     double l2_ps = bytes * l2_hit * 1000.0 / p->l2_bytes_per_ns;
     s->mem_free = g + (int64_t)(hbm_ps + l2_ps);
+    s->dram_bytes += bytes * (1.0 - l2_hit);
+    s->l2_bytes += bytes;
     s->hbm_busy += hbm_ps + l2_ps;
     int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
     int64_t done = s->mem_free + lat;
@@ -461,6 +464,17 @@ static double math_cycles(const pipe_desc *d, const pipe_params *p)
     double instr = (double)((d->math_amount + (uint64_t)MMA_FLOPS_PER_INSTR - 1) / (uint64_t)MMA_FLOPS_PER_INSTR);
     double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
     return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
+}
+
+double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
+{
+    if (d->math == PIPE_MATH_FMA)
+        return (double)d->math_amount * p->ffma_cycles;
+    if (d->math == PIPE_MATH_MMA) {
+        double instr = (double)((d->math_amount + (uint64_t)MMA_FLOPS_PER_INSTR - 1) / (uint64_t)MMA_FLOPS_PER_INSTR);
+        return instr * MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- warp programs */
@@ -989,6 +1003,70 @@ static void explain_deadlock(sim *s)
     }
 }
 
+/* ---------------------------------------------------------------- verdict */
+/* The evidence the verdict is decided on, the same quantities a recording yields
+ * (verdict_hw_evidence): bytes over bandwidth, port wavefronts over cycles, the math
+ * priced at the pipe rates, and the consumers' waits and work. */
+static void pipe_evidence(const sim *s, pipe_result *r)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
+                                                                                                   : TRACE_ROLE_CONSUMER];
+    double t = r->kernel_ns > 0 ? (double)r->kernel_ns : 1;
+    double ctime = (double)cons->warps * t;
+    verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1};
+    verdict_hw_evidence(d, p, t, &c, cons->wait_full_ns / ctime, cons->busy_ns / ctime, &r->evidence);
+    uint32_t sms_used = d->ctas < s->sms ? d->ctas : s->sms;
+    r->evidence.smem_util = s->port_busy / (t * 1000.0 * sms_used);
+    r->evidence.hang = r->deadlock;
+    r->verdict = verdict_decide(&r->evidence);
+    r->bottleneck_kind = verdict_name(r->verdict);
+}
+
+/* The verdict in one sentence, with the figures it rests on. */
+static void pipe_sentence(const sim *s, pipe_result *r)
+{
+    const pipe_desc *d = s->d;
+    const verdict_evidence *ev = &r->evidence;
+    const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
+                                                                                                   : TRACE_ROLE_CONSUMER];
+    double ctime = (double)cons->warps * (double)(r->kernel_ns ? r->kernel_ns : 1);
+    const char *data_wait = d->cpasync_groups ? "on their cp.async groups" : "on full barriers";
+    char *b = r->bottleneck;
+    size_t n = sizeof r->bottleneck;
+    switch (r->verdict) {
+    case VERDICT_HANG:
+        snprintf(b, n, "hang: the pipeline deadlocks (%.250s)", r->chain);
+        break;
+    case VERDICT_MEMORY:
+        snprintf(b, n, "memory: DRAM moves bytes at %.0f%% and L2 at %.0f%% of their bandwidth; consumers wait %s "
+                 "%.0f%% of their time.", 100 * ev->dram_util, 100 * ev->l2_util, data_wait, 100 * ev->wait_data);
+        break;
+    case VERDICT_SMEM:
+        snprintf(b, n, "shared-memory port: busy %.0f%% of the kernel serving the consumers' reads (%.2fx the ideal "
+                 "wavefronts); DRAM at %.0f%%.", 100 * ev->smem_util,
+                 d->read_ideal_wavefronts ? (double)d->read_wavefronts / (double)d->read_ideal_wavefronts : 1.0,
+                 100 * ev->dram_util);
+        break;
+    case VERDICT_COMPUTE:
+        snprintf(b, n, "compute: consumers are busy %.0f%% of their time (math %.0f%%, shared-memory reads %.0f%%; "
+                 "math pipes at %.0f%% of their peak) while DRAM is at %.0f%%.", 100 * ev->busy,
+                 100 * cons->math_ns / ctime, 100 * cons->read_ns / ctime, 100 * ev->math_util, 100 * ev->dram_util);
+        break;
+    case VERDICT_LATENCY:
+        snprintf(b, n, "latency: consumers wait %s %.0f%% of their time while DRAM is only at %.0f%% of its "
+                 "bandwidth: %u stage(s) in flight do not cover the ~%.0f ns copy latency.", data_wait,
+                 100 * ev->wait_data, 100 * ev->dram_util, d->stages, s->p->hbm_latency_ns);
+        break;
+    default:
+        snprintf(b, n, "synchronization: consumers are busy only %.0f%% and wait on barriers %.0f%% (full) / %.0f%% "
+                 "(empty); arrive and wake-up costs dominate.", 100 * ev->busy, 100 * ev->wait_data,
+                 100 * cons->wait_empty_ns / ctime);
+        break;
+    }
+}
+
 /* ---------------------------------------------------------------- run */
 int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e)
 {
@@ -1150,43 +1228,8 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     if (s.trace_failed)
         rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
 
-    /* the bottleneck, in one sentence */
-    const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
-                                                                                                   : TRACE_ROLE_CONSUMER];
-    double ctime = (double)cons->warps * (double)(r->kernel_ns ? r->kernel_ns : 1);
-    double wf = cons->wait_full_ns / ctime, busy = cons->busy_ns / ctime;
-    const char *data_wait = d->cpasync_groups ? "on their cp.async groups" : "on full barriers";
-    if (r->deadlock) {
-        r->bottleneck_kind = "hang";
-        snprintf(r->bottleneck, sizeof r->bottleneck, "hang: the pipeline deadlocks (%.250s)", r->chain);
-    } else if (r->hbm_util > 0.75) {
-        r->bottleneck_kind = "memory";
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "memory: L2/HBM is busy %.0f%% of the kernel and consumers wait %s %.0f%% of their time.",
-                 100 * r->hbm_util, data_wait, 100 * wf);
-    } else if ((busy > 0.6 && wf <= 0.3) || r->math_util > 0.75 || r->smem_util > 0.75) {
-        /* busy includes each consume step's fixed instruction time (consume_step_ns): consumers
-         * that also stall on full barriers 30% of their time are waiting for data first */
-        r->bottleneck_kind = "compute";
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "compute: consumers are busy %.0f%% of their time (math %.0f%%, shared-memory reads %.0f%%; "
-                 "%.2fx the ideal wavefronts) while L2/HBM is busy %.0f%%.",
-                 100 * busy, 100 * cons->math_ns / ctime, 100 * cons->read_ns / ctime,
-                 d->read_ideal_wavefronts ? (double)d->read_wavefronts / (double)d->read_ideal_wavefronts : 1.0,
-                 100 * r->hbm_util);
-    } else if (wf > 0.3) {
-        r->bottleneck_kind = "latency";
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "latency: consumers wait %s %.0f%% of their time while L2/HBM is only %.0f%% busy: "
-                 "%u stage(s) in flight do not cover the ~%.0f ns copy latency.",
-                 data_wait, 100 * wf, 100 * r->hbm_util, d->stages, p->hbm_latency_ns);
-    } else {
-        r->bottleneck_kind = "synchronization";
-        snprintf(r->bottleneck, sizeof r->bottleneck,
-                 "synchronization: consumers are busy only %.0f%% and wait on barriers %.0f%% (full) / %.0f%% (empty); "
-                 "arrive and wake-up costs dominate.",
-                 100 * busy, 100 * wf, 100 * cons->wait_empty_ns / ctime);
-    }
+    pipe_evidence(&s, r);
+    pipe_sentence(&s, r);
 out:
     trace_free(&s.late);
     free(s.soon);

@@ -15,6 +15,7 @@
 #include "err.h"
 #include "params.h"
 #include "trace.h"
+#include "verdict.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,7 +47,9 @@ typedef struct pipe_result {
     pipe_role_stats role[3];     /* producer, consumer, mixed (trace_role order) */
     double hbm_util, tma_util, smem_util, math_util;
     double stages_filled_avg;    /* CTA 0: time-averaged number of stages holding data */
-    const char *bottleneck_kind; /* "memory", "compute", "latency", "synchronization", "hang" */
+    verdict_evidence evidence;   /* what the verdict rests on (verdict.h) */
+    verdict_kind verdict;
+    const char *bottleneck_kind; /* verdict_name(verdict): "memory", "smem", "compute", "latency", ... */
     char bottleneck[320];        /* one sentence */
 } pipe_result;
 
@@ -57,6 +60,9 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
 /* Protocol verdict of a finished run: ERR_OK, or ERR_FINDING with e->rule/detail
  * explaining the first finding or the deadlock. */
 int pipe_verdict(const pipe_result *r, err_info *e);
+/* Cycles one warp's math of one stage keeps its sub-partition's pipe busy at the pipe's
+ * peak rate (no latency chains): the math's share of the machine. */
+double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100|h100-pcie] [--params FILE] [--sweep KEY=V1,V2,...]\n"
+            "usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100|h200|h100-pcie|FILE] [--params FILE] [--sweep KEY=V1,V2,...]\n"
             "                  [--format table|csv|json] [--params-list]\n"
             "\n"
             "Simulates the described pipeline on an H100 (discrete events: warps, per-SM TMA unit and\n"
@@ -21,8 +21,9 @@ static void usage(FILE *to)
             "wavefronts of the consumers' reads) and prints the predicted kernel time, the busy and\n"
             "stalled time of each role, the bottleneck, the stage occupancy; -o writes the trace\n"
             "(traces/FORMAT.md).\n"
-            "  --gpu SET       parameter set: h100 (H100 SXM, default) or h100-pcie; --params-list\n"
-            "                  shows the set's values and where each comes from\n"
+            "  --gpu SET|FILE  parameter set: h100 (H100 SXM, default), h200, h100-pcie, or a file written\n"
+            "                  by `tmahw calibrate` on your GPU; --params-list shows the set's values and\n"
+            "                  where each comes from\n"
             "  --params FILE   'name = value' lines overriding timing parameters (--params-list)\n"
             "  --sweep KEY=... re-runs with KEY set to each value; KEY is stages, iterations, ctas,\n"
             "                  ctas_per_sm, consumer_warps, release_lag or a parameter name\n"
@@ -185,7 +186,7 @@ int cmd_sim(int argc, char **argv)
         }
     }
     pipe_params p;
-    if (params_defaults(gpu, &p, &e))
+    if (params_for_gpu(gpu, &p, &e))
         return cli_report("sim", &e);
     if (list) {
         size_t n;

@@ -1,0 +1,118 @@
+#include "verdict.h"
+
+#include <stdlib.h>
+
+#include "pipe.h"
+
+verdict_kind verdict_decide(const verdict_evidence *ev)
+{
+    if (ev->hang)
+        return VERDICT_HANG;
+    double mem = ev->dram_util > ev->l2_util ? ev->dram_util : ev->l2_util;
+    /* the most loaded unit at or past saturation names the limit */
+    double top = VERDICT_SATURATED;
+    verdict_kind k = VERDICT_COUNT;
+    if (mem >= top) {
+        top = mem;
+        k = VERDICT_MEMORY;
+    }
+    if (ev->smem_util >= top) {
+        top = ev->smem_util;
+        k = VERDICT_SMEM;
+    }
+    if (ev->math_util >= top)
+        k = VERDICT_COMPUTE;
+    if (k != VERDICT_COUNT)
+        return k;
+    if (ev->wait_data >= VERDICT_WAIT_DATA)
+        return VERDICT_LATENCY;
+    if (ev->busy >= VERDICT_BUSY)
+        return VERDICT_COMPUTE;
+    return VERDICT_SYNC;
+}
+
+const char *verdict_name(verdict_kind k)
+{
+    static const char *const names[VERDICT_COUNT] = {"memory", "smem", "compute", "latency", "synchronization", "hang"};
+    return k < VERDICT_COUNT ? names[k] : "unknown";
+}
+
+typedef struct warp_span {
+    int64_t first, last;
+    double wait, busy;
+} warp_span;
+
+void verdict_trace_shares(const trace *t, double *wait_data, double *busy)
+{
+    *wait_data = -1;
+    *busy = -1;
+    /* warps are keyed by (cta, warp); the traces the runner keeps hold a few CTAs */
+    size_t cap = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        size_t key = (size_t)t->events[i].cta * 256u + t->events[i].warp;
+        if (key + 1 > cap)
+            cap = key + 1;
+    }
+    if (cap == 0 || cap > (1u << 24))
+        return;
+    warp_span *w = calloc(cap, sizeof *w);
+    if (!w)
+        return;
+    for (size_t i = 0; i < cap; i++)
+        w[i].first = INT64_MAX;
+    for (size_t i = 0; i < t->count; i++) {
+        const trace_event *ev = &t->events[i];
+        if (ev->role != TRACE_ROLE_CONSUMER && ev->role != TRACE_ROLE_MIXED)
+            continue;
+        warp_span *s = &w[(size_t)ev->cta * 256u + ev->warp];
+        int64_t end = ev->t_ns + ev->dur_ns;
+        if (ev->t_ns < s->first)
+            s->first = ev->t_ns;
+        if (end > s->last)
+            s->last = end;
+        if (ev->kind == TRACE_WAIT && (ev->flags & TRACE_FLAG_FULL_BARRIER))
+            s->wait += ev->dur_ns;
+        else if (ev->kind == TRACE_SMEM_READ || ev->kind == TRACE_MATH)
+            s->busy += ev->dur_ns;
+    }
+    double life = 0, wait = 0, work = 0;
+    for (size_t i = 0; i < cap; i++)
+        if (w[i].first != INT64_MAX && w[i].last > w[i].first) {
+            life += (double)(w[i].last - w[i].first);
+            wait += w[i].wait;
+            work += w[i].busy;
+        }
+    free(w);
+    if (life > 0) {
+        *wait_data = wait / life;
+        *busy = work / life;
+    }
+}
+
+static uint32_t sms_in_use(const pipe_desc *d, const pipe_params *p)
+{
+    uint32_t sms = p->sm_count >= 1 ? (uint32_t)p->sm_count : 1;
+    uint32_t per = d->ctas_per_sm ? d->ctas_per_sm : 1;
+    uint32_t need = (d->ctas + per - 1) / per;
+    return need < sms ? need : sms;
+}
+
+void verdict_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel_ns, const verdict_counters *c,
+                         double wait_data, double busy, verdict_evidence *out)
+{
+    const double t = kernel_ns > 0 ? kernel_ns : 1;
+    const uint32_t sms = sms_in_use(d, p);
+    out->hang = 0;
+    out->dram_util = c->dram_bytes >= 0 ? c->dram_bytes / (t * p->hbm_bytes_per_ns) : -1;
+    out->l2_util = c->l2_bytes >= 0 ? c->l2_bytes / (t * p->l2_bytes_per_ns) : -1;
+    out->smem_util = c->smem_wavefronts >= 0 && c->sm_cycles > 0
+                         ? c->smem_wavefronts * p->smem_cycles_per_wavefront / (c->sm_cycles * sms)
+                         : -1;
+    double warps = (double)d->ctas * d->consumer_warps * d->iterations;
+    double pipe = warps * pipe_math_pipe_cycles(d, p);
+    uint32_t per_sm_warps = d->consumer_warps * (d->ctas_per_sm ? d->ctas_per_sm : 1);
+    double smsp = (double)sms * (per_sm_warps < 4 ? per_sm_warps : 4);
+    out->math_util = pipe / (t * p->clock_ghz * smsp);
+    out->wait_data = wait_data;
+    out->busy = busy;
+}
