@@ -93,7 +93,7 @@ typedef struct warp {
 } warp;
 
 typedef struct cta_state {
-    uint32_t sm;
+    uint32_t sm, slot;           /* the SM and its CTA slot (0 .. ctas_per_sm - 1) */
     uint32_t warps_left;
     int64_t end;
     int started;
@@ -114,7 +114,7 @@ typedef struct sim {
     int64_t *tma_free, *port_free, *smsp_free;   /* per SM, per SM, per SM*4 */
     int64_t mem_free;
     uint32_t nw, nbar, sms, next_cta;
-    uint32_t *sm_slots;          /* free CTA slots per SM */
+    uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
     double ps_per_cycle;
     double hbm_busy, tma_busy, port_busy, smsp_busy;
     double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
@@ -754,13 +754,16 @@ static void warp_run(sim *s, uint32_t wi)
             uint32_t i = w->cons_i, st = i % d->stages;
             w->state = ST_MATH;
             if (d->read_wavefronts) {
+                /* The warp issues its loads at its own pace while the SM's port serves the
+                 * wavefronts of every warp in turn: the port's work queues behind what other
+                 * warps left on it, the warp's issue runs alongside. */
                 uint32_t sm = s->cta[w->cta].sm;
-                int64_t start = s->now > s->port_free[sm] ? s->now : s->port_free[sm];
                 int64_t port = (int64_t)(d->read_wavefronts * p->smem_cycles_per_wavefront * s->ps_per_cycle);
                 int64_t issue = (int64_t)(d->read_instructions * p->lsu_issue_cycles * s->ps_per_cycle);
-                s->port_free[sm] = start + port;
+                int64_t served = (s->now > s->port_free[sm] ? s->now : s->port_free[sm]) + port;
+                s->port_free[sm] = served;
                 s->port_busy += (double)port;
-                int64_t end = start + (port > issue ? port : issue) +
+                int64_t end = (served > s->now + issue ? served : s->now + issue) +
                               (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
                 rs->read_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
@@ -776,14 +779,19 @@ static void warp_run(sim *s, uint32_t wi)
             uint32_t i = w->cons_i, st = i % d->stages;
             w->state = ST_AFTER_MATH;
             if (d->math != PIPE_MATH_NONE && d->math_amount) {
+                /* Same shape as the reads: the sub-partition's pipe serves the math of its
+                 * warps one after another at its peak rate, while each warp's own chain (its
+                 * dependent mma latency) may take longer than its pipe time; the block's tail
+                 * (the accumulators' sum) follows the warp's last instruction. */
                 uint32_t sm = s->cta[w->cta].sm;
                 int64_t *pipe_free = &s->smsp_free[sm * 4 + w->smsp];
-                int64_t start = s->now > *pipe_free ? s->now : *pipe_free;
-                double cycles = math_cycles(d, p);
-                int64_t dur = (int64_t)(cycles * s->ps_per_cycle);
-                *pipe_free = start + dur;
-                s->smsp_busy += (double)dur;
-                int64_t end = start + dur;
+                int64_t pipe = (int64_t)(pipe_math_pipe_cycles(d, p) * s->ps_per_cycle);
+                int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
+                int64_t served = (s->now > *pipe_free ? s->now : *pipe_free) + pipe;
+                *pipe_free = served;
+                s->smsp_busy += (double)pipe;
+                int64_t tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
+                int64_t end = served + tail > s->now + own ? served + tail : s->now + own;
                 rs->math_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
                 if (runs_on_now(s, end))
@@ -901,13 +909,23 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
     cta_state *cs = &s->cta[c];
     cs->sm = sm;
     cs->started = 1;
+    /* A resident CTA takes the SM's lowest free slot; its warps take the SM's warp slots
+     * after those of the CTAs before it, and warp slot n runs on sub-partition n % 4, so
+     * the warps of several CTAs on one SM share the sub-partitions evenly. */
+    uint32_t used = s->sm_slots[sm], slot = 0;
+    while (slot < 31 && (used >> slot) & 1u)
+        slot++;
+    s->sm_slots[sm] = used | 1u << slot;
+    cs->slot = slot;
+    uint32_t per = d->producer_warps + d->consumer_warps;
+    for (uint32_t k = 0; k < per; k++)
+        s->w[c * per + k].smsp = (uint8_t)((slot * per + k) % 4);
     cs->warps_left = d->producer_warps + d->consumer_warps;
     mbar_event fi = {.op = MBAR_INIT, .count = d->full_count}, ei = {.op = MBAR_INIT, .count = d->empty_count};
     for (uint32_t st = 0; st < d->stages; st++) {
         bar_op(s, c, full_bar(s, st), &fi, NULL, 0);
         bar_op(s, c, empty_bar(s, st), &ei, NULL, 0);
     }
-    uint32_t per = d->producer_warps + d->consumer_warps;
     for (uint32_t k = 0; k < per; k++)
         schedule_warp(s, c * per + k, s->now);
 }
@@ -915,6 +933,7 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
 static void cta_finished(sim *s, uint32_t cta)
 {
     uint32_t sm = s->cta[cta].sm;
+    s->sm_slots[sm] &= ~(1u << s->cta[cta].slot);
     /* Clusters are launched together in the first wave only; later waves start per CTA. */
     if (s->next_cta < s->d->ctas) {
         int64_t saved = s->now;
@@ -1097,8 +1116,9 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     s.tma_free = calloc(s.sms, sizeof(int64_t));
     s.port_free = calloc(s.sms, sizeof(int64_t));
     s.smsp_free = calloc((size_t)s.sms * 4, sizeof(int64_t));
+    s.sm_slots = calloc(s.sms, sizeof *s.sm_slots);
     int rc = ERR_OK;
-    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.port_free || !s.smsp_free) {
+    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.port_free || !s.smsp_free || !s.sm_slots) {
         rc = err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
         goto out;
     }
@@ -1123,7 +1143,6 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
             warp *w = &s.w[c * per + k];
             w->cta = c;
             w->idx = (uint8_t)k;
-            w->smsp = (uint8_t)(k % 4);
             if (k < d->producer_warps) {
                 w->role = TRACE_ROLE_PRODUCER;
             } else {
@@ -1241,6 +1260,7 @@ out:
     free(s.tma_free);
     free(s.port_free);
     free(s.smsp_free);
+    free(s.sm_slots);
     return rc;
 }
 
