@@ -40,7 +40,8 @@ typedef enum pipe_reduce {
 typedef struct desc_tensor {
     char name[32];
     tm_desc map;               /* cuTensorMapEncodeTiled parameters */
-    double l2_hit;             /* fraction of this tensor's bytes served by L2 (reuse across CTAs) */
+    double l2_hit;             /* fraction of this tensor's bytes served by L2 (reuse across CTAs); negative
+                                * when not given: pipe_l2_hit derives it from the tiles the CTAs load */
     /* derived */
     uint32_t tx_bytes;         /* tm_plan.tx_bytes of one box */
     uint32_t footprint_bytes;  /* tm_plan.footprint_bytes */

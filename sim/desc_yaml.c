@@ -400,6 +400,7 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
             desc_tensor *t = &d->tensors[d->ntensors];
             tm_desc_defaults(&t->map);
             t->map.dtype = TM_DTYPE_F16;
+            t->l2_hit = -1;   /* not given: the simulator derives it from the tile order */
             snprintf(t->name, sizeof t->name, "t%u", d->ntensors);
             tensor_user u = {.t = t};
             int rc = each_field(c, tn, "tensors",

@@ -94,6 +94,9 @@ static const params_info table[] = {
      "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
      "median 4568 ns over 64 stages) is 8 trips of 16 B per lane, each a dependent ld.global from DRAM then "
      "st.async (hw/run_kernel.cuh MODE 3): 571 ns per trip; data from DRAM (l2_hit 0) only"},
+    {"l2_reuse_bytes", P(l2_reuse_bytes), 40e6, "bytes",
+     "estimate: the H100 SXM datasheet's 50 MB L2 less what other traffic holds; re-measure (sweep of the "
+     "bytes a cyclic re-read covers)"},
 };
 
 /* Other built-in sets: the H100 defaults with these values replaced. */

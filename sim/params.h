@@ -47,6 +47,7 @@ typedef struct pipe_params {
     double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
     /* ---- appended (session 2, consumer step measured in traces/h100/pipelines) ---- */
     double consume_step_ns;        /* mbarrier consume step outside read, math and arrives: loop + next full probe */
+    double l2_reuse_bytes;         /* bytes of tiles re-read in a cycle that L2 still serves (reuse capacity) */
 } pipe_params;
 
 typedef struct params_info {

@@ -118,6 +118,7 @@ typedef struct sim {
     double ps_per_cycle;
     double hbm_busy, tma_busy, port_busy, smsp_busy;
     double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
+    double l2_hit[DESC_MAX_TENSORS]; /* pipe_l2_hit of each tensor */
     int64_t stage_filled_since[DESC_MAX_STAGES];
     double stage_filled_ps;
     int64_t now;
@@ -439,12 +440,45 @@ static int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, 
     return done;
 }
 
-static double tensors_l2_hit(const pipe_desc *d)
+/* Tiles of tensor t the CTAs walk: whole boxes inside the tensor, dimension 0 fastest. */
+static double tiles_of(const desc_tensor *ten)
 {
+    double n = 1;
+    for (uint32_t k = 0; k < ten->map.rank; k++) {
+        uint64_t per = ten->map.box[k] ? ten->map.dims[k] / ten->map.box[k] : 0;
+        n *= per ? (double)per : 1;
+    }
+    return n;
+}
+
+double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
+{
+    const desc_tensor *ten = &d->tensors[t];
+    if (ten->l2_hit >= 0)
+        return ten->l2_hit;
+    /* The loads walk the tensor's tiles in order (load j of CTA group g takes tile
+     * g + j x groups, modulo the tile count, as tmahw's kernel does): every tile after the
+     * first pass is a re-read, which L2 serves while the tiles all tensors cycle through fit
+     * in it; a cycle larger than L2 evicts each tile before it comes round again. */
+    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
+    double footprint = 0;
+    for (uint32_t k = 0; k < d->ntensors; k++) {
+        double loads_k = groups * d->iterations, tiles_k = tiles_of(&d->tensors[k]);
+        footprint += (loads_k < tiles_k ? loads_k : tiles_k) * d->tensors[k].tx_bytes;
+    }
+    if (footprint > p->l2_reuse_bytes)
+        return 0;
+    double loads = groups * d->iterations, tiles = tiles_of(ten);
+    return loads > tiles ? 1.0 - tiles / loads : 0;
+}
+
+static double tensors_l2_hit(const sim *s)
+{
+    const pipe_desc *d = s->d;
     double bytes = 0, hit = 0;
     for (uint32_t t = 0; t < d->ntensors; t++) {
         bytes += d->tensors[t].tx_bytes;
-        hit += d->tensors[t].tx_bytes * d->tensors[t].l2_hit;
+        hit += d->tensors[t].tx_bytes * s->l2_hit[t];
     }
     return bytes > 0 ? hit / bytes : 0;
 }
@@ -540,7 +574,7 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
         uint32_t instr = (bytes + 511) / 512;   /* 16 bytes per lane */
         cost = (int64_t)(instr * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
-        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(d), 0);
+        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, &fe) != ERR_OK)
             note_finding(s, &fe, w->cta, w, group_bar(s), j);
@@ -660,7 +694,7 @@ static void warp_run(sim *s, uint32_t wi)
                 uint32_t bytes = d->copy_bytes / d->consumer_warps;
                 uint32_t instr = (bytes + 511) / 512;
                 cost = (int64_t)(instr * p->ldgsts_issue_cycles * s->ps_per_cycle);
-                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(d), 0);
+                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
                 emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
                 emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
                      TRACE_FLAG_FULL_BARRIER);
@@ -671,7 +705,7 @@ static void warp_run(sim *s, uint32_t wi)
                  * dependent ld.global then the st.async, so the trips run one after another; the
                  * bytes still take their share of L2/HBM bandwidth. */
                 uint32_t trips = (d->copy_bytes + 511) / 512;
-                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(d), 0);
+                int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0);
                 int64_t loop = s->now + (int64_t)(trips * p->stas_trip_ns * 1000);
                 if (loop > done)
                     done = loop;
@@ -693,7 +727,7 @@ static void warp_run(sim *s, uint32_t wi)
                     uint32_t bytes = d->tensors[t].tx_bytes;
                     uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
                     cost += (int64_t)(p->tma_issue_ns * 1000);
-                    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, d->tensors[t].l2_hit, 1);
+                    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1);
                     emit(s, s->now + cost, 0, w, w->cta, TRACE_TMA_ISSUE, st, j, full_bar(s, st), k, slice,
                          d->multicast ? TRACE_FLAG_MULTICAST : 0);
                     emit(s, s->now + cost, done - s->now - cost, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k,
@@ -1106,6 +1140,8 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     if (s.sms < 1)
         s.sms = 1;
     s.ps_per_cycle = 1000.0 / p->clock_ghz;
+    for (uint32_t t = 0; t < d->ntensors; t++)
+        s.l2_hit[t] = pipe_l2_hit(d, t, p);
     size_t heap_cap = (size_t)d->ctas * (per + (size_t)d->stages * (d->ntensors * d->cluster + per) + 4) + 64;
     s.h.v = malloc(heap_cap * sizeof *s.h.v);
     s.h.cap = heap_cap;

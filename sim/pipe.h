@@ -63,6 +63,9 @@ int pipe_verdict(const pipe_result *r, err_info *e);
 /* Cycles one warp's math of one stage keeps its sub-partition's pipe busy at the pipe's
  * peak rate (no latency chains): the math's share of the machine. */
 double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p);
+/* The fraction of tensor t's loaded bytes that L2 serves: the description's l2_hit when
+ * given, else derived from the tiles the CTAs load in turn and the L2 capacity for reuse. */
+double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p);
 
 #ifdef __cplusplus
 }
