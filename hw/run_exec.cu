@@ -21,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <vector>
@@ -267,11 +270,115 @@ const char *role_of(const pipe_desc *d, uint32_t warp)
     return d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? "mixed" : "consumer";
 }
 
+/* What the GPU makes of the launch: CTAs per SM (each CTA requests its share of the SM's
+ * shared memory, so exactly ctas_per_sm fit unless registers or threads allow fewer),
+ * clusters resident at once, registers per thread. */
+struct occupancy {
+    int ctas_per_sm, clusters, regs;
+};
+
+int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupancy *o, char *msg, size_t msgsz)
+{
+    memset(o, 0, sizeof *o);
+    int least = 1 << 30;
+    for (CUfunction fn : {R->rec.fn, R->norec.fn}) {
+        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem_bytes);
+        if (d->cluster > 8)
+            cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+        int n = 0, regs = 0;
+        cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, (int)g->nwarps * 32, g->dyn_smem_bytes);
+        cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+        least = std::min(least, n);
+        o->regs = std::max(o->regs, regs);
+    }
+    o->ctas_per_sm = least;
+    if ((uint32_t)least != d->ctas_per_sm) {
+        snprintf(msg, msgsz, "grid.ctas_per_sm = %u: the kernel fits %d CTA(s) per SM (%d registers per thread, %u "
+                 "threads, %u bytes of shared memory per CTA)", d->ctas_per_sm, least, o->regs, g->nwarps * 32,
+                 g->dyn_smem_bytes);
+        return -1;
+    }
+    if (d->cluster > 1) {
+        CUlaunchConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.gridDimX = d->ctas;
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = g->nwarps * 32;
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.sharedMemBytes = g->dyn_smem_bytes;
+        CUlaunchAttribute attr[1];
+        attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attr[0].value.clusterDim.x = d->cluster;
+        attr[0].value.clusterDim.y = attr[0].value.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        cuOccupancyMaxActiveClusters(&o->clusters, R->norec.fn, &cfg);
+        if (o->clusters < 1) {
+            snprintf(msg, msgsz, "cluster.size = %u: no cluster of %u CTAs with %u bytes of shared memory each fits the "
+                     "GPU", d->cluster, d->cluster, g->dyn_smem_bytes);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The launch's CTA timeline (globaltimer at each CTA's start and end): SMs used, the
+ * most CTAs running at once, the median CTA time, the first wave's start spread. */
+struct cta_timeline {
+    uint32_t sms, resident_max;
+    double cta_p50_ns, first_spread_ns;
+};
+
+cta_timeline timeline_of(const std::vector<uint64_t> &ctime, const std::vector<uint32_t> &sm, uint32_t ctas)
+{
+    cta_timeline t = {};
+    std::vector<std::pair<uint64_t, int>> edges;
+    std::vector<double> dur;
+    std::vector<uint32_t> sms(sm.begin(), sm.end());
+    std::sort(sms.begin(), sms.end());
+    t.sms = (uint32_t)(std::unique(sms.begin(), sms.end()) - sms.begin());
+    uint64_t first_end = UINT64_MAX;
+    for (uint32_t c = 0; c < ctas; c++) {
+        uint64_t a = ctime[4 * (size_t)c], b = ctime[4 * (size_t)c + 2];
+        edges.push_back({a, 1});
+        edges.push_back({b, -1});
+        dur.push_back((double)(b - a));
+        first_end = std::min(first_end, b);
+    }
+    std::sort(edges.begin(), edges.end());   /* an end before a start at the same instant */
+    int run = 0;
+    for (auto &e : edges)
+        t.resident_max = std::max(t.resident_max, (uint32_t)std::max(run += e.second, 0));
+    std::sort(dur.begin(), dur.end());
+    t.cta_p50_ns = dur.empty() ? 0 : dur[dur.size() / 2];
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t c = 0; c < ctas; c++)
+        if (ctime[4 * (size_t)c] < first_end) {
+            lo = std::min(lo, ctime[4 * (size_t)c]);
+            hi = std::max(hi, ctime[4 * (size_t)c]);
+        }
+    t.first_spread_ns = hi >= lo ? (double)(hi - lo) : 0;
+    return t;
+}
+
+/* Several runs may compile at once; the GPU work of one at a time (--gpu-lock). */
+int gpu_lock(const char *path)
+{
+    if (!path)
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 void usage(FILE *f)
 {
     fprintf(f,
             "usage: tmahw run DESC.yaml -o TRACE.tmt [--format table|json|csv] [--reps N] [--timeout-ms MS]\n"
-            "                 [--no-counters] [--source FILE] [--trace-ctas N]\n\n"
+            "                 [--no-counters] [--source FILE] [--trace-ctas N] [--gpu-lock FILE]\n\n"
             "Runs the pipeline description as a real kernel (generated, compiled with NVRTC for sm_90a):\n"
             "TMA/cp.async/st.async copies, the described mbarriers, roles, stages, reads and math. Checks every\n"
             "consumer's checksum against the host reference, bounds every wait by a watchdog (a hang is\n"
@@ -286,6 +393,8 @@ void usage(FILE *f)
             "  --source FILE    also write the generated CUDA source\n"
             "  --trace-ctas N   write the events of the first N CTAs only (all CTAs run and are checked)\n"
             "  --record-level L overhead study: 1 full recording (default), 2 clock reads only, 3 stores only\n"
+            "  --gpu-lock FILE  hold an exclusive lock on FILE from the first launch to the end of the counters,\n"
+            "                   so that several runs may compile at once while one at a time uses the GPU\n"
             "exit status: 0 ok, 1 finding (hang, checksum or store mismatch, over-arrival), 2 bad input or no GPU\n");
 }
 
@@ -293,7 +402,7 @@ void usage(FILE *f)
 
 int hw_cmd_run(int argc, char **argv)
 {
-    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL;
+    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL, *lock_path = NULL;
     int reps = 5, counters = 1;
     uint32_t trace_ctas = 0;
     int record_level = 1;
@@ -343,6 +452,8 @@ int hw_cmd_run(int argc, char **argv)
                     fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only)\n", v);
                     return EXIT_BAD;
                 }
+            } else if (!strcmp(argv[i - 1], "--gpu-lock")) {
+                lock_path = v;
             } else if (!strcmp(argv[i - 1], "--timeout-ms")) {
                 timeout_ms = strtod(v, &end);
                 if (!end || *end || timeout_ms < 1 || timeout_ms > 10000) {
@@ -427,8 +538,11 @@ int hw_cmd_run(int argc, char **argv)
         return EXIT_BAD;
     }
     free(src);
-    cuFuncSetAttribute(R.rec.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.dyn_smem_bytes);
-    cuFuncSetAttribute(R.norec.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.dyn_smem_bytes);
+    occupancy occ;
+    if (set_occupancy(&d, &g, &R, &occ, msg, sizeof msg)) {
+        fprintf(stderr, "tmahw run: %s\n", msg);
+        return EXIT_BAD;
+    }
 
     /* tensors */
     std::vector<std::vector<uint8_t>> host(d.ntensors);
@@ -507,6 +621,11 @@ int hw_cmd_run(int argc, char **argv)
     std::vector<uint32_t> want(nw), got(nw);
     if (run_ref_sums(&d, &g, tens, tsize, want.data(), &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: reference: %s: %s\n", e.rule, e.detail);
+        return EXIT_BAD;
+    }
+    const int lock_fd = gpu_lock(lock_path);
+    if (lock_path && lock_fd < 0) {
+        fprintf(stderr, "tmahw run: --gpu-lock: cannot lock '%s'\n", lock_path);
         return EXIT_BAD;
     }
     int64_t gt_off = 0, gt_spread = -1;
@@ -772,6 +891,10 @@ int hw_cmd_run(int argc, char **argv)
             fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
     }
 
+    if (lock_fd >= 0)
+        close(lock_fd);   /* releases the lock */
+    const cta_timeline tl = timeline_of(ctime, sm, d.ctas);
+
     /* ---- report ---- */
     int finding = hung || !correct_ok || arrival_finding[0];
     char hang_text[400] = "";
@@ -786,11 +909,14 @@ int hw_cmd_run(int argc, char **argv)
         printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
                "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
                "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
-               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\"}\n",
+               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
+               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"sms_used\":%u,"
+               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
                d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, ov_q1, ov_q3, t_norec.size(), kbw, d2d,
                d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
                hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
-               (long long)sim.kernel_ns, out_path, counters_path);
+               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, tl.sms,
+               tl.resident_max, tl.cta_p50_ns, tl.first_spread_ns);
     } else if (!strcmp(fmt, "csv")) {
         printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
                "overflowed_warps,hang,sim\n");
@@ -808,6 +934,10 @@ int hw_cmd_run(int argc, char **argv)
                k_rec / 1000, t_rec.size(), overhead, ov_q1, ov_q3);
         printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", kbw,
                d2d > 0 ? 100 * kbw / d2d : 0, d2d);
+        printf("occupancy     %d CTA(s) per SM (%d registers per thread); CTAs ran on %u SMs, at most %u at once, "
+               "median %.1f us each\n", occ.ctas_per_sm, occ.regs, tl.sms, tl.resident_max, tl.cta_p50_ns / 1000);
+        if (d.cluster > 1)
+            printf("clusters      %d of %u CTAs resident at once\n", occ.clusters, d.cluster);
         printf("correctness   %s\n", correct);
         if (arrival_finding[0])
             printf("over-arrival  %s\n", arrival_finding);

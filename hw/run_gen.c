@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "pipe_rules.h"
 
 typedef struct sbuf {
     char *p;
@@ -78,7 +79,6 @@ static int plan_of(const pipe_desc *d, uint32_t t, tm_plan *plan, err_info *e)
 typedef struct chunk_ctx {
     run_gen_info *g;
     uint32_t tensor, stage_base, eb, n, cap;
-    int bad;
 } chunk_ctx;
 
 static int chunk_visit(const tm_element *el, void *user)
@@ -86,14 +86,8 @@ static int chunk_visit(const tm_element *el, void *user)
     chunk_ctx *c = user;
     if ((el->idx[0] * c->eb) % 16)
         return 0;
-    if (el->oob) {
-        c->bad = 1;
+    if (el->oob || c->n >= c->cap)   /* pipe_rules_check refused both */
         return 1;
-    }
-    if (c->n >= c->cap) {
-        c->bad = 2;
-        return 1;
-    }
     c->g->cp_tab[c->n][0] = c->tensor;
     c->g->cp_tab[c->n][1] = el->smem_address - c->stage_base;
     c->g->cp_tab[c->n][2] = (uint32_t)el->global_offset;
@@ -101,17 +95,15 @@ static int chunk_visit(const tm_element *el, void *user)
     return 0;
 }
 
+/* The consumers' read table (pipe_rules_check has checked that the instructions are of
+ * one kind, split evenly over the sharing warps and fit in registers). */
 static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
 {
-    const char *f = d->file[0] ? d->file : "description";
     g->rd_probe = !d->reads_enabled;
     g->rd_tensor = d->reads_enabled ? d->reads_tensor : 0;
     g->rd_repeat = d->reads_enabled && d->reads_repeat ? d->reads_repeat : 1;
     if (g->rd_probe) {
         /* one conflict-free 128-bit load per lane over the first 512 bytes of tensor 0 */
-        if (d->tensors[0].footprint_bytes < 512)
-            return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors[0]': box of %u bytes (tmahw needs >= 512 "
-                           "for its checksum probe when consumer.reads is absent)", f, d->tensors[0].footprint_bytes);
         g->rd_op = BANK_OP_LDS128;
         g->rd_share = 1;
         g->rd_n = 1;
@@ -122,60 +114,29 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
             g->rd_tab[l] = 16 * l;
         return ERR_OK;
     }
-    if (d->reads.store)
-        return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': store patterns are not run by "
-                       "tmahw (allowed: loads rows, cols, ldsm-a, ldsm-b)", f);
     tm_plan plan;
     int rc = plan_of(d, g->rd_tensor, &plan, e);
     if (rc)
         return rc;
     access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
     uint32_t n = 0;
-    err_info ae = {0};
-    if (access_generate(&lay, &d->reads, NULL, 0, &n, &ae) != ERR_OK || n == 0)
-        return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %s: %s", f, ae.rule, ae.detail);
+    if (access_generate(&lay, &d->reads, NULL, 0, &n, e) != ERR_OK || n == 0)
+        return ERR_BAD_INPUT;
     bank_instr *in = malloc(sizeof *in * n);
-    if (!in)
-        return err_set(e, ERR_IO, "out_of_memory", "access generator buffer");
-    if (access_generate(&lay, &d->reads, in, n, &n, &ae) != ERR_OK) {
-        free(in);
-        return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %s: %s", f, ae.rule, ae.detail);
-    }
     g->rd_share = d->reads.warps ? d->reads.warps : 1;
+    g->rd_n = n / g->rd_share;
+    g->rd_tab = malloc(sizeof *g->rd_tab * 32 * n);
+    if (!in || !g->rd_tab || access_generate(&lay, &d->reads, in, n, &n, e) != ERR_OK) {
+        free(in);
+        return in && g->rd_tab ? ERR_BAD_INPUT : err_set(e, ERR_IO, "out_of_memory", "read table");
+    }
     g->rd_op = in[0].op;
     g->rd_trans = in[0].trans;
-    /* instruction k belongs to warp k % share (access.c hands passes to warps in turn) */
-    g->rd_n = (n + g->rd_share - 1) / g->rd_share;
-    if (n % g->rd_share) {
-        free(in);
-        return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %u instructions do not split "
-                       "evenly over %u warps (tmahw runs the same count in every warp)", f, n, g->rd_share);
-    }
-    if (g->rd_n > RUN_RD_MAX) {
-        free(in);
-        return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %u instructions per warp "
-                       "(tmahw keeps at most %d per warp in registers; use a wider bytes_per_lane or warps: 4)", f,
-                       g->rd_n, RUN_RD_MAX);
-    }
-    g->rd_tab = malloc(sizeof *g->rd_tab * 32 * g->rd_share * g->rd_n);
-    if (!g->rd_tab) {
-        free(in);
-        return err_set(e, ERR_IO, "out_of_memory", "read table");
-    }
     const uint32_t tbase = d->smem_base + d->tensors[g->rd_tensor].smem_offset;
     uint32_t used = bank_op_matrices(g->rd_op) ? 8 * bank_op_matrices(g->rd_op) : 32;
+    /* instruction k belongs to warp k % share (access.c hands passes to warps in turn) */
     for (uint32_t k = 0; k < n; k++) {
-        if (in[k].op != g->rd_op || in[k].trans != g->rd_trans) {
-            free(in);
-            return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': mixed instruction kinds", f);
-        }
         uint32_t chunk = k % g->rd_share, q = k / g->rd_share;
-        uint32_t mask = in[k].active_mask ? in[k].active_mask : 0xffffffffu;
-        if (mask != 0xffffffffu && !bank_op_matrices(g->rd_op)) {
-            free(in);
-            return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': instruction %u has inactive "
-                           "lanes (the tile is not a multiple of 32 chunks)", f, k);
-        }
         for (uint32_t l = 0; l < 32; l++) {
             /* lanes an ldmatrix ignores repeat lane 0's row (a valid address) */
             uint32_t a = l < used ? in[k].addr[l] : in[k].addr[0];
@@ -186,29 +147,35 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
     return ERR_OK;
 }
 
+/* The event ring: a power of two of events per warp, in the CTA's share of the SM's
+ * shared memory after the stages. The CTA requests its whole share, so that exactly
+ * ctas_per_sm CTAs are resident on an SM, and both kernel variants request the same. */
+static void prepare_ring(const pipe_desc *d, run_gen_info *g)
+{
+    uint64_t cap = (uint64_t)d->iterations * (8u + d->ntensors + d->cluster) + 16u;
+    g->ev_cap = (uint32_t)(cap > (1u << 26) ? (1u << 26) : cap);
+    uint32_t budget = pipe_rules_cta_smem_budget(d);
+    uint32_t fit = (budget - g->dyn_smem_bytes) / (g->nwarps * 16u), ring = PIPE_RING_MIN_EVENTS;
+    while (ring * 2u <= fit && ring < g->ev_cap)
+        ring *= 2u;
+    g->ring = ring;
+    g->dyn_smem_bytes = budget;
+}
+
 int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
 {
-    const char *f = d->file[0] ? d->file : "description";
     memset(g, 0, sizeof *g);
     if (d->copy_bytes == 0)
         return err_set(e, ERR_BAD_INPUT, "desc_not_derived", "call pipe_desc_derive before run_gen_prepare");
+    /* pipe_desc_derive ran pipe_rules_check: what follows only builds tables */
     g->nwarps = d->producer_warps + d->consumer_warps;
     g->smem_pad = d->smem_base % 1024u;
     uint32_t stage = 0;
     for (uint32_t t = 0; t < d->ntensors; t++) {
         const desc_tensor *ten = &d->tensors[t];
-        if (ten->map.interleave != TM_INTERLEAVE_NONE)
-            return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors[%u].interleave': tmahw runs non-interleaved "
-                           "maps only", f, t);
-        if (ten->map.rank > 3 && d->multicast)
-            return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors[%u]': multicast needs rank <= 3", f, t);
         uint32_t n = 1;
         for (uint32_t k = 0; k < ten->map.rank; k++) {
             uint32_t per = (uint32_t)(ten->map.dims[k] / ten->map.box[k]);
-            if (per == 0)
-                return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors[%u].dims[%u]' = %llu is smaller than the "
-                               "box (%u): tmahw loads whole boxes inside the tensor", f, t, k,
-                               (unsigned long long)ten->map.dims[k], ten->map.box[k]);
             g->tiles_per_dim[t][k] = per;
             n = n * per > (1u << 30) ? (1u << 30) : n * per;
         }
@@ -222,39 +189,13 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
             if (rc)
                 return rc;
             uint32_t outer = ten->map.box[ten->map.rank - 1];
-            uint32_t rows_per_outer = plan.rows / outer;
-            if (outer % d->cluster || ((outer / d->cluster) * rows_per_outer * plan.row_pitch) % 128u)
-                return err_set(e, ERR_BAD_INPUT, "cluster.multicast", "%s: field 'cluster.multicast': tensors[%u] box "
-                               "outer dimension %u does not split into %u slices of 128-byte aligned rows", f, t, outer,
-                               d->cluster);
             g->slice_rows[t] = outer / d->cluster;
-            g->slice_smem[t] = g->slice_rows[t] * rows_per_outer * plan.row_pitch;
+            g->slice_smem[t] = g->slice_rows[t] * (plan.rows / outer) * plan.row_pitch;
         }
     }
     g->stage_bytes = stage;
-    g->dyn_smem_bytes = stage * d->stages + 1024u + g->smem_pad;
-    if (g->dyn_smem_bytes > 227u * 1024u)
-        return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = %u needs %u bytes of dynamic shared memory with "
-                       "alignment (227 KB per block)", f, d->stages, g->dyn_smem_bytes);
-    /* events per warp and iteration: wait, expect, one issue per tensor (producer); wait,
-     * read, math, one release per cluster rank, store (consumer); both for mixed warps */
-    uint64_t cap = (uint64_t)d->iterations * (8u + d->ntensors + d->cluster) + 16u;
-    if (cap > (1u << 26))
-        cap = 1u << 26;
-    g->ev_cap = (uint32_t)cap;
-    /* the event ring: a power of two of events per warp in the shared memory that is left;
-     * both kernel variants request the same amount (same carve-out) */
-    uint32_t avail = 227u * 1024u - g->dyn_smem_bytes;
-    uint32_t fit = avail / (g->nwarps * 16u), ring = 32u;   /* a power of two: slots by mask */
-    while (ring * 2u <= fit && ring < g->ev_cap)
-        ring *= 2u;
-    if (ring > fit)
-        ring = 0;
-    if (ring < 32u)
-        return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = %u leaves %u bytes of shared memory: tmahw "
-                       "needs %u for its event ring (32 events per warp)", f, d->stages, avail, g->nwarps * 512u);
-    g->ring = ring;
-    g->dyn_smem_bytes += ring * g->nwarps * 16u;
+    g->dyn_smem_bytes = pipe_rules_stage_smem(d);
+    prepare_ring(d, g);
 
     int rc = prepare_reads(d, g, e);
     if (rc)
@@ -273,32 +214,13 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
                 return rc;
             c.tensor = t;
             c.eb = elem_bytes(&d->tensors[t].map);
-            if (d->tensors[t].map.elem_strides[0] > 1 || (d->tensors[t].map.box[0] * c.eb) % 16)
-                return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors[%u]': cp.async/st.async copies need "
-                               "elementStrides 1 and 16-byte rows", f, t);
             tm_plan_foreach(&plan, chunk_visit, &c);
-            if (c.bad)
-                return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors[%u]': copy table (%s)", f, t,
-                               c.bad == 1 ? "box outside the tensor" : "more chunks than copy bytes");
         }
         g->cp_chunks = c.n;
-        if (g->cp_chunks * 16u != d->copy_bytes)
-            return err_set(e, ERR_BAD_INPUT, "tensors", "%s: field 'tensors': %u chunks of 16 bytes for %u copy bytes", f,
-                           g->cp_chunks, d->copy_bytes);
     }
     if (d->store_bytes && d->store_every) {
-        const desc_tensor *t0 = &d->tensors[0];
-        if (t0->map.rank != 2 || d->store_bytes != t0->tx_bytes)
-            return err_set(e, ERR_BAD_INPUT, "store.bytes", "%s: field 'store.bytes' = %u: tmahw stores tensor 0's box "
-                           "(rank 2, %u bytes)", f, d->store_bytes, t0->tx_bytes);
-        if (d->mode != PIPE_WARP_SPECIALIZED && d->mode != PIPE_MULTISTAGE)
-            return err_set(e, ERR_BAD_INPUT, "store", "%s: field 'store': tmahw runs TMA stores in warp_specialized and "
-                           "multistage modes", f);
-        if (d->store_reduce != PIPE_REDUCE_NONE && d->store_reduce != PIPE_REDUCE_ADD)
-            return err_set(e, ERR_BAD_INPUT, "store.reduce", "%s: field 'store.reduce' = %s: tmahw runs and checks "
-                           "reduce: add (allowed none, add)", f, pipe_reduce_name(d->store_reduce));
         g->stores_per_cta = d->iterations / d->store_every;
-        g->store_rows = t0->map.box[1];
+        g->store_rows = d->tensors[0].map.box[1];
     }
     return ERR_OK;
 }
@@ -326,6 +248,7 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     sb_printf(&b, "typedef unsigned int u32;\ntypedef unsigned long long u64;\n");
     sb_printf(&b, "#ifndef TMAHW_RECORD\n#define TMAHW_RECORD 1\n#endif\n");
     sb_printf(&b, "#define MODE %d /* %s */\n", (int)d->mode, pipe_mode_name(d->mode));
+    sb_printf(&b, "#define CTAS_PER_SM %u\n", d->ctas_per_sm);
     sb_printf(&b, "#define NPROD %u\n#define NCONS %u\n", d->producer_warps, d->consumer_warps);
     sb_printf(&b, "#define STAGES %u\n#define ITERS %u\n#define NTENS %u\n", d->stages, d->iterations, d->ntensors);
     sb_printf(&b, "#define CLUSTER %u\n#define MCAST %d\n", d->cluster, d->multicast ? 1 : 0);

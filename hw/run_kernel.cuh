@@ -287,7 +287,7 @@ __device__ __noinline__ void ring_flush(u32 ring, Ev *evbuf, u32 first, u32 n, u
 #endif
 
 /* ---- the kernel ------------------------------------------------------------------- */
-extern "C" __global__ void __launch_bounds__(NWARPS * 32, 1)
+extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     tmahw_pipe(const __grid_constant__ TMap m0, const __grid_constant__ TMap m1, const __grid_constant__ TMap m2,
                const __grid_constant__ TMap m3, const __grid_constant__ TMap mst, const Params p)
 {

@@ -290,7 +290,7 @@ const char run_kernel_body[] =
     "#endif\n"
     "\n"
     "/* ---- the kernel ------------------------------------------------------------------- */\n"
-    "extern \"C\" __global__ void __launch_bounds__(NWARPS * 32, 1)\n"
+    "extern \"C\" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)\n"
     "    tmahw_pipe(const __grid_constant__ TMap m0, const __grid_constant__ TMap m1, const __grid_constant__ TMap m2,\n"
     "               const __grid_constant__ TMap m3, const __grid_constant__ TMap mst, const Params p)\n"
     "{\n"

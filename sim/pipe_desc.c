@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bank.h"
+#include "pipe_rules.h"
 
 static const char *const mode_names[PIPE_MODE_COUNT] = {"warp_specialized", "multistage", "cp_async", "st_async"};
 static const char *const math_names[PIPE_MATH_COUNT] = {"none", "fma", "mma"};
@@ -156,9 +157,9 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         copy += plan.tx_bytes;
     }
     uint64_t smem = (uint64_t)offset * d->stages;
-    if (smem > 227u * 1024u)
+    if (smem > PIPE_SMEM_PER_BLOCK)
         return err_set(e, ERR_BAD_INPUT, "stages",
-                       "%s: field 'stages' = %u needs %llu bytes of shared memory (227 KB per block on the H100)", f,
+                       "%s: field 'stages' = %u needs %llu bytes of shared memory (227 KB per block on Hopper)", f,
                        d->stages, (unsigned long long)smem);
     d->copy_bytes = copy;
     if (d->full_count == 0)
@@ -214,5 +215,5 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         d->read_ideal_wavefronts = ideal * rep / share;
         d->read_bytes = bytes * rep / share;
     }
-    return ERR_OK;
+    return pipe_rules_check(d, e);
 }

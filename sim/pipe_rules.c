@@ -1,0 +1,207 @@
+#include "pipe_rules.h"
+
+#include <stdlib.h>
+
+#include "access.h"
+#include "bank.h"
+#include "tm.h"
+
+#define FILE_OF(d) ((d)->file[0] ? (d)->file : "description")
+
+uint32_t pipe_rules_stage_smem(const pipe_desc *d)
+{
+    uint32_t stage = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        uint32_t end = d->tensors[t].smem_offset + ((d->tensors[t].footprint_bytes + 1023u) & ~1023u);
+        if (end > stage)
+            stage = end;
+    }
+    /* stage 0 sits at smem_base % 1024 inside a 1024-aligned block, after up to 1023 bytes
+     * of alignment slack of the dynamic shared window */
+    return stage * d->stages + 1024u + d->smem_base % 1024u;
+}
+
+uint32_t pipe_rules_cta_smem_budget(const pipe_desc *d)
+{
+    uint32_t n = d->ctas_per_sm ? d->ctas_per_sm : 1;
+    uint32_t share = PIPE_SMEM_PER_SM / n;
+    uint32_t overhead = PIPE_SMEM_RESERVED_PER_BLOCK + PIPE_STATIC_SMEM_BYTES;
+    uint32_t budget = share > overhead ? share - overhead : 0;
+    budget &= ~127u;   /* shared memory is allocated in 128-byte units */
+    return budget < PIPE_SMEM_PER_BLOCK ? budget : PIPE_SMEM_PER_BLOCK;
+}
+
+static uint32_t elem_bytes(const tm_desc *m)
+{
+    const tm_dtype_info *inf = tm_dtype_get(m->dtype);
+    return inf && inf->bits >= 8 ? inf->bits / 8 : 1;
+}
+
+/* Residency: threads and shared memory (stages + the recording ring) of ctas_per_sm CTAs. */
+static int check_residency(const pipe_desc *d, err_info *e)
+{
+    const char *f = FILE_OF(d);
+    uint32_t warps = d->producer_warps + d->consumer_warps;
+    if (d->ctas_per_sm * warps * 32u > PIPE_THREADS_PER_SM)
+        return err_set(e, ERR_BAD_INPUT, "ctas_per_sm_threads",
+                       "%s: field 'grid.ctas_per_sm' = %u: %u CTAs of %u warps are %u threads (an SM holds %u)", f,
+                       d->ctas_per_sm, d->ctas_per_sm, warps, d->ctas_per_sm * warps * 32u, PIPE_THREADS_PER_SM);
+    uint64_t need = (uint64_t)pipe_rules_stage_smem(d) + (uint64_t)warps * PIPE_RING_MIN_EVENTS * 16u;
+    uint32_t budget = pipe_rules_cta_smem_budget(d);
+    if (need > budget)
+        return err_set(e, ERR_BAD_INPUT, "shared_memory_per_cta",
+                       "%s: field 'stages' = %u: a CTA needs %llu bytes of shared memory (stages with alignment and "
+                       "the runner's event ring) and %u CTAs per SM leave each %u (228 KB per SM, 227 KB per block)",
+                       f, d->stages, (unsigned long long)need, d->ctas_per_sm, budget);
+    return ERR_OK;
+}
+
+typedef struct chunk_count {
+    uint32_t eb, n;
+    int oob;
+} chunk_count;
+
+static int count_chunk(const tm_element *el, void *user)
+{
+    chunk_count *c = user;
+    if ((el->idx[0] * c->eb) % 16)
+        return 0;
+    if (el->oob) {
+        c->oob = 1;
+        return 1;
+    }
+    c->n++;
+    return 0;
+}
+
+/* Per tensor: maps the runner encodes and tiles it loads. */
+static int check_tensor(const pipe_desc *d, uint32_t t, uint32_t *chunks, err_info *e)
+{
+    const char *f = FILE_OF(d);
+    const desc_tensor *ten = &d->tensors[t];
+    if (ten->map.interleave != TM_INTERLEAVE_NONE)
+        return err_set(e, ERR_BAD_INPUT, "pipe_interleaved_map",
+                       "%s: field 'tensors[%u].interleave': pipelines load non-interleaved maps only", f, t);
+    if (ten->map.rank > 3 && d->multicast)
+        return err_set(e, ERR_BAD_INPUT, "multicast_rank", "%s: field 'tensors[%u]': multicast needs rank <= 3 (rank %u)",
+                       f, t, ten->map.rank);
+    for (uint32_t k = 0; k < ten->map.rank; k++)
+        if (ten->map.dims[k] < ten->map.box[k])
+            return err_set(e, ERR_BAD_INPUT, "tensor_smaller_than_box",
+                           "%s: field 'tensors[%u].dims[%u]' = %llu is smaller than the box (%u): the CTAs load whole "
+                           "boxes inside the tensor", f, t, k, (unsigned long long)ten->map.dims[k], ten->map.box[k]);
+    tm_plan plan;
+    tm_copy c = {.smem_address = d->smem_base + ten->smem_offset};
+    if (tm_plan_copy(&ten->map, &c, &plan, e) != ERR_OK)
+        return ERR_BAD_INPUT;
+    if (d->multicast) {
+        uint32_t outer = ten->map.box[ten->map.rank - 1];
+        uint32_t rows_per_outer = outer ? plan.rows / outer : 0;
+        if (outer % d->cluster || ((outer / d->cluster) * rows_per_outer * plan.row_pitch) % 128u)
+            return err_set(e, ERR_BAD_INPUT, "multicast_slice",
+                           "%s: field 'cluster.multicast': tensors[%u] box outer dimension %u does not split into %u "
+                           "slices of 128-byte aligned rows", f, t, outer, d->cluster);
+    }
+    if (d->mode == PIPE_CPASYNC || d->mode == PIPE_STASYNC) {
+        uint32_t eb = elem_bytes(&ten->map);
+        if (ten->map.elem_strides[0] > 1 || (ten->map.box[0] * eb) % 16)
+            return err_set(e, ERR_BAD_INPUT, "copy_rows_16_bytes",
+                           "%s: field 'tensors[%u]': cp.async/st.async copies need elementStrides 1 and rows of a "
+                           "multiple of 16 bytes (box[0] = %u x %u bytes)", f, t, ten->map.box[0], eb);
+        chunk_count cc = {.eb = eb};
+        tm_plan_foreach(&plan, count_chunk, &cc);
+        if (cc.oob)
+            return err_set(e, ERR_BAD_INPUT, "copy_box_outside",
+                           "%s: field 'tensors[%u]': the box reaches outside the tensor (cp.async/st.async copy whole "
+                           "16-byte chunks from inside it)", f, t);
+        *chunks += cc.n;
+    }
+    return ERR_OK;
+}
+
+/* The consumers' reads as the runner executes them: one instruction kind, the same
+ * count in every warp, full warps (ldmatrix excepted), in registers. */
+static int check_reads(const pipe_desc *d, err_info *e)
+{
+    const char *f = FILE_OF(d);
+    if (!d->reads_enabled) {
+        if (d->tensors[0].footprint_bytes < 512)
+            return err_set(e, ERR_BAD_INPUT, "probe_box_512",
+                           "%s: field 'tensors[0]': box of %u bytes (a consumer without reads still probes 512 bytes "
+                           "of tensor 0 for its checksum)", f, d->tensors[0].footprint_bytes);
+        return ERR_OK;
+    }
+    if (d->reads.store)
+        return err_set(e, ERR_BAD_INPUT, "reads_store", "%s: field 'consumer.reads': store patterns are not run "
+                       "(allowed: loads rows, cols, ldsm-a, ldsm-b)", f);
+    const desc_tensor *ten = &d->tensors[d->reads_tensor];
+    tm_plan plan;
+    tm_copy c = {.smem_address = d->smem_base + ten->smem_offset};
+    if (tm_plan_copy(&ten->map, &c, &plan, e) != ERR_OK)
+        return ERR_BAD_INPUT;
+    access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
+    uint32_t n = 0;
+    err_info ae = {0};
+    if (access_generate(&lay, &d->reads, NULL, 0, &n, &ae) != ERR_OK || n == 0)
+        return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %s: %s", f, ae.rule, ae.detail);
+    uint32_t share = d->reads.warps ? d->reads.warps : 1;
+    if (n % share)
+        return err_set(e, ERR_BAD_INPUT, "reads_split", "%s: field 'consumer.reads': %u instructions do not split evenly "
+                       "over %u warps (every warp runs the same count)", f, n, share);
+    if (n / share > PIPE_READS_MAX_PER_WARP)
+        return err_set(e, ERR_BAD_INPUT, "reads_per_warp", "%s: field 'consumer.reads': %u instructions per warp (at "
+                       "most %u are kept in registers; use a wider bytes_per_lane or warps: 4)", f, n / share,
+                       PIPE_READS_MAX_PER_WARP);
+    bank_instr *in = malloc(sizeof *in * n);
+    if (!in)
+        return err_set(e, ERR_IO, "out_of_memory", "access generator buffer");
+    int rc = access_generate(&lay, &d->reads, in, n, &n, &ae);
+    for (uint32_t k = 0; rc == ERR_OK && k < n; k++) {
+        uint32_t mask = in[k].active_mask ? in[k].active_mask : 0xffffffffu;
+        if (in[k].op != in[0].op || in[k].trans != in[0].trans)
+            rc = err_set(e, ERR_BAD_INPUT, "reads_mixed", "%s: field 'consumer.reads': mixed instruction kinds", f);
+        else if (mask != 0xffffffffu && !bank_op_matrices(in[k].op))
+            rc = err_set(e, ERR_BAD_INPUT, "reads_partial_warp", "%s: field 'consumer.reads': instruction %u has inactive "
+                         "lanes (the tile is not a whole number of 32-lane loads)", f, k);
+    }
+    free(in);
+    return rc;
+}
+
+static int check_store(const pipe_desc *d, err_info *e)
+{
+    const char *f = FILE_OF(d);
+    if (!d->store_bytes || !d->store_every)
+        return ERR_OK;
+    const desc_tensor *t0 = &d->tensors[0];
+    if (t0->map.rank != 2 || d->store_bytes != t0->tx_bytes)
+        return err_set(e, ERR_BAD_INPUT, "store_is_box", "%s: field 'store.bytes' = %u: the store writes tensor 0's box "
+                       "(rank 2, %u bytes)", f, d->store_bytes, t0->tx_bytes);
+    if (d->mode != PIPE_WARP_SPECIALIZED && d->mode != PIPE_MULTISTAGE)
+        return err_set(e, ERR_BAD_INPUT, "store_mode", "%s: field 'store': TMA stores run in modes warp_specialized and "
+                       "multistage (mode is %s)", f, pipe_mode_name(d->mode));
+    if (d->store_reduce != PIPE_REDUCE_NONE && d->store_reduce != PIPE_REDUCE_ADD)
+        return err_set(e, ERR_BAD_INPUT, "store_reduce_op", "%s: field 'store.reduce' = %s: the runner checks add "
+                       "reductions against its host reference (allowed none, add)", f, pipe_reduce_name(d->store_reduce));
+    return ERR_OK;
+}
+
+int pipe_rules_check(const pipe_desc *d, err_info *e)
+{
+    uint32_t chunks = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        int rc = check_tensor(d, t, &chunks, e);
+        if (rc)
+            return rc;
+    }
+    if ((d->mode == PIPE_CPASYNC || d->mode == PIPE_STASYNC) && chunks * 16u != d->copy_bytes)
+        return err_set(e, ERR_BAD_INPUT, "copy_chunks", "%s: field 'tensors': %u chunks of 16 bytes for %u copy bytes "
+                       "(cp.async/st.async copy every byte of the stage in 16-byte chunks)", FILE_OF(d), chunks,
+                       d->copy_bytes);
+    int rc = check_residency(d, e);
+    if (!rc)
+        rc = check_reads(d, e);
+    if (!rc)
+        rc = check_store(d, e);
+    return rc;
+}
