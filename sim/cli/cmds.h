@@ -11,5 +11,7 @@ int cmd_sim(int argc, char **argv);      /* pipeline simulation -> trace */
 int cmd_export(int argc, char **argv);   /* trace -> Chrome Trace Event JSON, and back */
 int cmd_diff(int argc, char **argv);     /* simulated vs measured trace */
 int cmd_demo(int argc, char **argv);     /* the bundled example */
+int cmd_corpus(int argc, char **argv);   /* a seeded random corpus of descriptions */
+int cmd_accuracy(int argc, char **argv); /* the simulator against a recorded corpus */
 
 #endif

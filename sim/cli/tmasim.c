@@ -19,6 +19,8 @@ static const struct {
     {"export", cmd_export, "convert a trace to or from Chrome Trace Event JSON"},
     {"diff", cmd_diff, "compare a simulated trace with a measured one"},
     {"demo", cmd_demo, "the bundled example: 128B-swizzled 64x64 f16 tile"},
+    {"corpus", cmd_corpus, "a seeded random corpus of pipeline descriptions (for recording on GPUs)"},
+    {"accuracy", cmd_accuracy, "the simulator against a corpus recorded on GPUs (error table, verdicts)"},
 };
 
 static void usage(FILE *to)
