@@ -103,15 +103,15 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
     g->rd_tensor = d->reads_enabled ? d->reads_tensor : 0;
     g->rd_repeat = d->reads_enabled && d->reads_repeat ? d->reads_repeat : 1;
     if (g->rd_probe) {
-        /* one conflict-free 128-bit load per lane over the first 512 bytes of tensor 0 */
+        /* one 128-bit load per lane: the first 32 chunks of tensor 0 that hold box data */
         g->rd_op = BANK_OP_LDS128;
         g->rd_share = 1;
         g->rd_n = 1;
         g->rd_tab = malloc(32 * sizeof *g->rd_tab);
         if (!g->rd_tab)
             return err_set(e, ERR_IO, "out_of_memory", "read table");
-        for (uint32_t l = 0; l < 32; l++)
-            g->rd_tab[l] = 16 * l;
+        if (pipe_rules_probe_chunks(d, g->rd_tab) < 32)
+            return err_set(e, ERR_BAD_INPUT, "probe_box_512", "tensors[0]: fewer than 32 chunks of box data");
         return ERR_OK;
     }
     tm_plan plan;

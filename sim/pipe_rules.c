@@ -119,16 +119,59 @@ static int check_tensor(const pipe_desc *d, uint32_t t, uint32_t *chunks, err_in
     return ERR_OK;
 }
 
+/* Whether the bytes [addr, addr + n) of the stage hold box data (not padding). */
+static int box_bytes(const tm_plan *p, uint32_t addr, uint32_t n)
+{
+    tm_element el;
+    uint32_t byte;
+    for (uint32_t b = 0; b < n; b++)
+        if (!tm_plan_element_at(p, addr + b, &el, &byte) || el.oob)
+            return 0;
+    return 1;
+}
+
+uint32_t pipe_rules_probe_chunks(const pipe_desc *d, uint32_t offsets[32])
+{
+    const desc_tensor *ten = &d->tensors[0];
+    tm_plan plan;
+    tm_copy c = {.smem_address = d->smem_base + ten->smem_offset};
+    if (tm_plan_copy(&ten->map, &c, &plan, NULL) != ERR_OK)
+        return 0;
+    uint32_t n = 0;
+    for (uint32_t off = 0; off + 16 <= ten->footprint_bytes && n < 32; off += 16)
+        if (box_bytes(&plan, c.smem_address + off, 16))
+            offsets[n++] = off;
+    return n;
+}
+
+/* Every byte each lane of each instruction reads is box data: padding has no defined
+ * value to check against. */
+static int check_reads_in_box(const pipe_desc *d, const tm_plan *p, const bank_instr *in, uint32_t n, err_info *e)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t m = bank_op_matrices(in[k].op), lanes = m ? 8 * m : 32;
+        uint32_t width = m ? 16 : bank_op_access_bytes(in[k].op);
+        uint32_t mask = in[k].active_mask ? in[k].active_mask : 0xffffffffu;
+        for (uint32_t l = 0; l < lanes; l++)
+            if ((mask >> l & 1u) && !box_bytes(p, in[k].addr[l], width))
+                return err_set(e, ERR_BAD_INPUT, "reads_padding", "%s: field 'consumer.reads': instruction %u lane %u "
+                               "reads shared bytes 0x%x..0x%x, padding of the box (a row narrower than the swizzle span): "
+                               "its value is not defined", FILE_OF(d), k, l, in[k].addr[l], in[k].addr[l] + width - 1);
+    }
+    return ERR_OK;
+}
+
 /* The consumers' reads as the runner executes them: one instruction kind, the same
- * count in every warp, full warps (ldmatrix excepted), in registers. */
+ * count in every warp, full warps (ldmatrix excepted), in registers, box bytes only. */
 static int check_reads(const pipe_desc *d, err_info *e)
 {
     const char *f = FILE_OF(d);
     if (!d->reads_enabled) {
-        if (d->tensors[0].footprint_bytes < 512)
+        uint32_t off[32];
+        if (pipe_rules_probe_chunks(d, off) < 32)
             return err_set(e, ERR_BAD_INPUT, "probe_box_512",
-                           "%s: field 'tensors[0]': box of %u bytes (a consumer without reads still probes 512 bytes "
-                           "of tensor 0 for its checksum)", f, d->tensors[0].footprint_bytes);
+                           "%s: field 'tensors[0]': a box of %u bytes holds fewer than 32 chunks of 16 data bytes (a "
+                           "consumer without reads still probes 32 of them for its checksum)", f, d->tensors[0].tx_bytes);
         return ERR_OK;
     }
     if (d->reads.store)
@@ -164,6 +207,8 @@ static int check_reads(const pipe_desc *d, err_info *e)
             rc = err_set(e, ERR_BAD_INPUT, "reads_partial_warp", "%s: field 'consumer.reads': instruction %u has inactive "
                          "lanes (the tile is not a whole number of 32-lane loads)", f, k);
     }
+    if (rc == ERR_OK)
+        rc = check_reads_in_box(d, &plan, in, n, e);
     free(in);
     return rc;
 }
@@ -183,6 +228,16 @@ static int check_store(const pipe_desc *d, err_info *e)
     if (d->store_reduce != PIPE_REDUCE_NONE && d->store_reduce != PIPE_REDUCE_ADD)
         return err_set(e, ERR_BAD_INPUT, "store_reduce_op", "%s: field 'store.reduce' = %s: the runner checks add "
                        "reductions against its host reference (allowed none, add)", f, pipe_reduce_name(d->store_reduce));
+    /* cp.reduce.async.bulk.tensor .add takes these element types (PTX ISA); another type
+     * is an illegal instruction on the GPU (seen on an H100 and an H200 with u8) */
+    static const tm_dtype add_types[] = {TM_DTYPE_U32, TM_DTYPE_S32, TM_DTYPE_U64, TM_DTYPE_F16,
+                                         TM_DTYPE_F32, TM_DTYPE_BF16};
+    int ok = d->store_reduce == PIPE_REDUCE_NONE;
+    for (size_t k = 0; k < sizeof add_types / sizeof add_types[0]; k++)
+        ok |= t0->map.dtype == add_types[k];
+    if (!ok)
+        return err_set(e, ERR_BAD_INPUT, "store_reduce_dtype", "%s: field 'store.reduce' = add on tensors[0] of %s "
+                       "(allowed u32, s32, u64, f16, bf16, f32)", f, tm_dtype_get(t0->map.dtype)->name);
     return ERR_OK;
 }
 

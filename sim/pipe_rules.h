@@ -38,6 +38,10 @@ uint32_t pipe_rules_stage_smem(const pipe_desc *d);
 /* The most dynamic shared memory one CTA may take so that ctas_per_sm CTAs fit on an
  * SM (and no more than PIPE_SMEM_PER_BLOCK). */
 uint32_t pipe_rules_cta_smem_budget(const pipe_desc *d);
+/* A consumer without described reads loads one 16-byte chunk per lane for its checksum:
+ * the first 32 chunks of tensor 0's stage area that hold box data only (offsets from the
+ * tensor's stage address). Returns how many were found (the rules ask for 32). */
+uint32_t pipe_rules_probe_chunks(const pipe_desc *d, uint32_t offsets[32]);
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: tmasim accuracy DIR [DIR...] [--split test|fit|all] [--gpu SET] [--params FILE]\n"
-            "                       [--list] [--format table|csv|json]\n"
+            "                       [--list] [--write-shares] [--format table|csv|json]\n"
             "                       [--require-median PCT] [--require-max PCT] [--require-verdict PCT]\n"
             "\n"
             "Compares the simulator with a corpus recorded on a GPU (hw/corpus-record.sh: NAME.yaml,\n"
@@ -41,6 +41,8 @@ static void usage(FILE *to)
             "  --gpu SET        parameter set for every DIR (default: from meta.json's GPU name: %s)\n"
             "  --params FILE    'name = value' lines over the set\n"
             "  --list           one line per description (name, split, measured, predicted, error, verdicts)\n"
+            "  --write-shares   write NAME.shares.json beside each trace: the consumers' wait and work shares\n"
+            "                   the verdict uses, so that a corpus may keep them without every trace\n"
             "  --require-*      exit 1 when a DIR's median or largest |error| exceeds PCT, or its\n"
             "                   verdict agreement is below PCT\n"
             "exit status: 0 ok, 1 a requirement missed, 2 bad input\n",
@@ -64,7 +66,7 @@ typedef struct summary {
 typedef struct opts {
     int split;                 /* -1 all */
     const char *gpu, *params_file;
-    int list;
+    int list, write_shares;
     cli_format fmt;
     double req_median, req_max, req_verdict;   /* < 0: none */
 } opts;
@@ -90,9 +92,41 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The consumers' shares of waiting for data and of work in the recorded trace
+ * (NAME.tmt), or as a earlier run wrote them down (NAME.shares.json, for corpora that keep
+ * the shares and not every trace). */
+static void trace_shares(const char *dir, const char *name, int write, double *wait, double *busy)
+{
+    char path[4200], spath[4200];
+    snprintf(path, sizeof path, "%s/%s.tmt", dir, name);
+    snprintf(spath, sizeof spath, "%s/%s.shares.json", dir, name);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        trace t;
+        err_info e = {0};
+        trace_init(&t, TRACE_SRC_HW);
+        if (trace_read(path, &t, &e) == ERR_OK)
+            verdict_trace_shares(&t, wait, busy);
+        trace_free(&t);
+        cli_outfile f;
+        if (write && *wait >= 0 && cli_outfile_open(&f, spath, &e) == ERR_OK) {
+            fprintf(f.fp, "{\"wait_data\":%.6f,\"busy\":%.6f,\"from\":\"%s.tmt: consumer warps' waits on full "
+                          "barriers and cp.async groups, and reads + math, over their lifetimes\"}\n", *wait, *busy, name);
+            cli_outfile_commit(&f, &e);
+        }
+        return;
+    }
+    json_t *j = json_load_file(spath, 0, NULL);
+    if (j) {
+        *wait = jnum(j, "wait_data", -1);
+        *busy = jnum(j, "busy", -1);
+        json_decref(j);
+    }
+}
+
 /* The recording's counters and trace waits -> its evidence. */
 static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, const pipe_params *p, double hw_ns,
-                        verdict_evidence *ev)
+                        int write_shares, verdict_evidence *ev)
 {
     char path[4200];
     verdict_counters c = {-1, -1, -1, -1};
@@ -108,19 +142,12 @@ static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, c
     }
     json_decref(cj);
     double wait = -1, busy = -1;
-    snprintf(path, sizeof path, "%s/%s.tmt", dir, name);
-    trace t;
-    err_info e = {0};
-    trace_init(&t, TRACE_SRC_HW);
-    struct stat st;
-    if (stat(path, &st) == 0 && trace_read(path, &t, &e) == ERR_OK)
-        verdict_trace_shares(&t, &wait, &busy);
-    trace_free(&t);
+    trace_shares(dir, name, write_shares, &wait, &busy);
     verdict_hw_evidence(d, p, hw_ns, &c, wait, busy, ev);
 }
 
 /* One description of DIR: 1 a row, 0 not usable (hang, mismatch, no time), 2 bad input. */
-static int one(const char *dir, const char *name, const pipe_params *p, row *r, err_info *e)
+static int one(const char *dir, const char *name, const pipe_params *p, int write_shares, row *r, err_info *e)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s.json", dir, name);
@@ -134,8 +161,10 @@ static int one(const char *dir, const char *name, const pipe_params *p, row *r, 
         return 0;
     snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
     static pipe_desc d;
+    /* a recording of a description the rules now refuse (say, an instruction the GPU
+     * faulted on before a rule named it) is not usable; a file that cannot be read is bad input */
     if (desc_load(path, &d, e))
-        return 2;
+        return e->code == ERR_BAD_INPUT && strcmp(e->rule, "desc_open") ? 0 : 2;
     pipe_result res;
     pipe_opts o = {.params = p};
     if (pipe_run(&d, &o, &res, e))
@@ -147,7 +176,7 @@ static int one(const char *dir, const char *name, const pipe_params *p, row *r, 
     r->sim_ns = (double)res.kernel_ns;
     r->err = r->sim_ns / r->hw_ns - 1.0;
     r->v_sim = res.verdict;
-    hw_evidence(dir, name, &d, p, hw_ns, &r->ev_hw);
+    hw_evidence(dir, name, &d, p, hw_ns, write_shares, &r->ev_hw);
     r->v_hw = verdict_decide(&r->ev_hw);
     return 1;
 }
@@ -292,7 +321,7 @@ static int one_dir(const char *dir, const opts *o, int first)
     cli_progress bar;
     cli_progress_begin(&bar, "accuracy", n);
     for (size_t k = 0; k < n && rows; k++) {
-        int got = one(dir, names[k], &p, &rows[used], &e);
+        int got = one(dir, names[k], &p, o->write_shares, &rows[used], &e);
         if (got == 2) {
             rc = cli_report("accuracy", &e);
             break;
@@ -348,6 +377,8 @@ int cmd_accuracy(int argc, char **argv)
             return EXIT_OK;
         } else if (!strcmp(a, "--list")) {
             o.list = 1;
+        } else if (!strcmp(a, "--write-shares")) {
+            o.write_shares = 1;
         } else if (has && !strcmp(a, "--format")) {
             if (cli_format_parse(argv[++i], &o.fmt, &e))
                 return cli_report("accuracy", &e);
@@ -379,7 +410,7 @@ int cmd_accuracy(int argc, char **argv)
                 return EXIT_BAD_INPUT;
         } else if (a[0] == '-') {
             fprintf(stderr, "tmasim accuracy: '%s': unknown option or missing value (allowed --split, --gpu, --params, "
-                            "--list, --format, --require-median, --require-max, --require-verdict, --help)\n", a);
+                            "--list, --write-shares, --format, --require-median, --require-max, --require-verdict, --help)\n", a);
             return EXIT_BAD_INPUT;
         } else if (ndirs < 64) {
             dirs[ndirs++] = a;
