@@ -97,6 +97,18 @@ static const params_info table[] = {
     {"l2_reuse_bytes", P(l2_reuse_bytes), 40e6, "bytes",
      "estimate: the H100 SXM datasheet's 50 MB L2 less what other traffic holds; re-measure (sweep of the "
      "bytes a cyclic re-read covers)"},
+    {"clusters4_at1", P(clusters4_at1), 30, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 30 clusters of 4 with 1 CTA per SM (120 of 132 SMs)"},
+    {"clusters4_at8", P(clusters4_at8), 248, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 248 with 8 and with 9 CTAs per SM (124 with 4, 154 with 5)"},
+    {"clusters8_at1", P(clusters8_at1), 15, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 15 clusters of 8 with 1 CTA per SM"},
+    {"clusters8_at8", P(clusters8_at8), 120, "clusters",
+     "estimate: 8 x clusters8_at1 (no recording with 8 CTAs per SM in clusters of 8); re-measure"},
+    {"clusters16_at1", P(clusters16_at1), 7, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 7 clusters of 16 with 1 CTA per SM (112 SMs; 14, 21, 35 with 2, 3, 5)"},
+    {"clusters16_at8", P(clusters16_at8), 58, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 58 with 12 and with 14 CTAs per SM"},
+    {"read_issue_cycles", P(read_issue_cycles), 6, "cycles", "estimate: ld.shared plus the checksum fold of its registers; fit on the corpus fit half"},
+    {"step_issue_cycles", P(step_issue_cycles), 120, "cycles", "estimate: the consume step's instructions; fit on the corpus fit half"},
+    {"produce_issue_cycles", P(produce_issue_cycles), 60, "cycles",
+     "estimate: the producer's instructions of one stage (wait probe, expect_tx, copies, events); fit on the corpus fit half"},
+    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 160, "cycles", "estimate: one trip of the cp.async copy loop; fit on the corpus fit half"},
 };
 
 /* Other built-in sets: the H100 defaults with these values replaced. */

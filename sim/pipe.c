@@ -1,5 +1,6 @@
 #include "pipe.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,7 @@ typedef struct sim {
     uint64_t *waiters;           /* ctas x 2*stages: bitmask of blocked warps */
     cta_state *cta;
     int64_t *tma_free, *port_free, *smsp_free;   /* per SM, per SM, per SM*4 */
+    int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
     int64_t mem_free;
     uint32_t nw, nbar, sms, next_cta;
     uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
@@ -340,6 +342,18 @@ static int runs_on_now(sim *s, int64_t t)
     s->now = t;
     s->r->sim_events++;
     return 1;
+}
+
+/* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` issue
+ * slots of its sub-partition: the slots are served in turn among the sub-partition's
+ * warps, so with many warps on it the stretch ends when its last instruction could
+ * issue. Returns the end time. */
+static int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
+{
+    int64_t *free_at = &s->issue_free[s->cta[w->cta].sm * 4 + w->smsp];
+    int64_t served = (s->now > *free_at ? s->now : *free_at) + (int64_t)(cycles * s->ps_per_cycle);
+    *free_at = served;
+    return served > s->now + dur_ps ? served : s->now + dur_ps;
 }
 
 /* try_wait.parity: passes now, or registers the warp as a waiter. */
@@ -573,7 +587,8 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
     if (j < d->iterations) {
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
         uint32_t instr = (bytes + 511) / 512;   /* 16 bytes per lane */
-        cost = (int64_t)(instr * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
+        cost = issue_end(s, w, (int64_t)(instr * s->p->ldgsts_issue_cycles * s->ps_per_cycle),
+                         instr * s->p->ldgsts_slot_cycles) - s->now;
         done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, &fe) != ERR_OK)
@@ -693,7 +708,8 @@ static void warp_run(sim *s, uint32_t wi)
             if (d->mode == PIPE_CPASYNC) {
                 uint32_t bytes = d->copy_bytes / d->consumer_warps;
                 uint32_t instr = (bytes + 511) / 512;
-                cost = (int64_t)(instr * p->ldgsts_issue_cycles * s->ps_per_cycle);
+                cost = issue_end(s, w, (int64_t)(instr * p->ldgsts_issue_cycles * s->ps_per_cycle),
+                                 instr * p->ldgsts_slot_cycles) - s->now;
                 int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
                 emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
                 emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
@@ -742,6 +758,8 @@ static void warp_run(sim *s, uint32_t wi)
                     }
                 }
             }
+            if (d->mode != PIPE_CPASYNC)
+                cost = issue_end(s, w, cost, p->produce_issue_cycles) - s->now;
             rs->issue_ns += (double)cost / 1000.0;
             w->prod_j++;
             w->state = ST_NEXT;
@@ -797,8 +815,8 @@ static void warp_run(sim *s, uint32_t wi)
                 int64_t served = (s->now > s->port_free[sm] ? s->now : s->port_free[sm]) + port;
                 s->port_free[sm] = served;
                 s->port_busy += (double)port;
-                int64_t end = (served > s->now + issue ? served : s->now + issue) +
-                              (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
+                int64_t own = issue_end(s, w, issue, d->read_instructions * p->read_issue_cycles);
+                int64_t end = (served > own ? served : own) + (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
                 rs->read_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
                      (uint32_t)d->read_bytes, 0);
@@ -826,6 +844,12 @@ static void warp_run(sim *s, uint32_t wi)
                 s->smsp_busy += (double)pipe;
                 int64_t tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
                 int64_t end = served + tail > s->now + own ? served + tail : s->now + own;
+                /* FFMA and mma.sync each take an issue slot per warp instruction */
+                double instr = d->math == PIPE_MATH_FMA ? (double)d->math_amount
+                                                        : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
+                int64_t slots = issue_end(s, w, 0, instr) + tail;
+                if (slots > end)
+                    end = slots;
                 rs->math_ns += (double)(end - s->now) / 1000.0;
                 emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
                 if (runs_on_now(s, end))
@@ -862,6 +886,8 @@ static void warp_run(sim *s, uint32_t wi)
                     w->store_done = done;
                 cost += c;
             }
+            if (!d->cpasync_groups)
+                cost = issue_end(s, w, cost, p->step_issue_cycles) - s->now;
             rs->issue_ns += (double)cost / 1000.0;
             w->cons_i++;
             w->state = ST_NEXT;
@@ -964,17 +990,58 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
         schedule_warp(s, c * per + k, s->now);
 }
 
+/* A CTA's slot is free when it ends: a CTA of the next wave takes it. A cluster is
+ * co-scheduled: the next cluster starts, on the SMs of the one that left, when the last
+ * CTA of that cluster has ended. */
 static void cta_finished(sim *s, uint32_t cta)
 {
+    const pipe_desc *d = s->d;
     uint32_t sm = s->cta[cta].sm;
     s->sm_slots[sm] &= ~(1u << s->cta[cta].slot);
-    /* Clusters are launched together in the first wave only; later waves start per CTA. */
-    if (s->next_cta < s->d->ctas) {
-        int64_t saved = s->now;
-        s->now = s->cta[cta].end > s->now ? s->cta[cta].end : s->now;
-        cta_start(s, s->next_cta++, sm);
+    int64_t saved = s->now;
+    if (d->cluster == 1) {
+        if (s->next_cta < d->ctas) {
+            s->now = s->cta[cta].end > s->now ? s->cta[cta].end : s->now;
+            cta_start(s, s->next_cta++, sm);
+        }
         s->now = saved;
+        return;
     }
+    uint32_t base = cta - cta % d->cluster, left = 0;
+    int64_t end = s->now;
+    for (uint32_t k = 0; k < d->cluster; k++) {
+        left += s->cta[base + k].warps_left != 0 || !s->cta[base + k].started;
+        if (s->cta[base + k].end > end)
+            end = s->cta[base + k].end;
+    }
+    if (left || s->next_cta >= d->ctas)
+        return;
+    s->now = end;
+    for (uint32_t k = 0; k < d->cluster && s->next_cta < d->ctas; k++)
+        cta_start(s, s->next_cta++, s->cta[base + k].sm);
+    s->now = saved;
+}
+
+/* CTAs of the first wave: every CTA slot of the SMs, or as many whole clusters as the
+ * GPCs hold at once (clustersN_at1 / _at8). */
+static uint32_t first_wave_ctas(const pipe_desc *d, const pipe_params *p, uint32_t sms)
+{
+    uint32_t slots = sms * d->ctas_per_sm;
+    uint32_t n = d->ctas < slots ? d->ctas : slots;
+    if (d->cluster > 1) {
+        uint32_t per = d->ctas_per_sm < 8 ? d->ctas_per_sm : 8;
+        double at1 = d->cluster == 2 ? sms / 2 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
+                                                                                                       : p->clusters16_at1;
+        double at8 = d->cluster == 2 ? 4.0 * sms : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
+                                                                                                        : p->clusters16_at8;
+        uint32_t clusters = (uint32_t)(per == 1 ? at1 : per * at8 / 8.0);
+        if (clusters < 1)
+            clusters = 1;
+        if ((uint64_t)clusters * d->cluster < n)
+            n = clusters * d->cluster;
+        n -= n % d->cluster;
+    }
+    return n ? n : d->cluster;
 }
 
 /* ---------------------------------------------------------------- deadlock story */
@@ -1069,7 +1136,8 @@ static void pipe_evidence(const sim *s, pipe_result *r)
     double t = r->kernel_ns > 0 ? (double)r->kernel_ns : 1;
     double ctime = (double)cons->warps * t;
     verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1};
-    verdict_hw_evidence(d, p, t, &c, cons->wait_full_ns / ctime, cons->busy_ns / ctime, &r->evidence);
+    /* work as a recorded trace shows it: reads and math spans (issue steps are not spans there) */
+    verdict_hw_evidence(d, p, t, &c, cons->wait_full_ns / ctime, (cons->read_ns + cons->math_ns) / ctime, &r->evidence);
     uint32_t sms_used = d->ctas < s->sms ? d->ctas : s->sms;
     r->evidence.smem_util = s->port_busy / (t * 1000.0 * sms_used);
     r->evidence.hang = r->deadlock;
@@ -1152,9 +1220,10 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     s.tma_free = calloc(s.sms, sizeof(int64_t));
     s.port_free = calloc(s.sms, sizeof(int64_t));
     s.smsp_free = calloc((size_t)s.sms * 4, sizeof(int64_t));
+    s.issue_free = calloc((size_t)s.sms * 4, sizeof(int64_t));
     s.sm_slots = calloc(s.sms, sizeof *s.sm_slots);
     int rc = ERR_OK;
-    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.port_free || !s.smsp_free || !s.sm_slots) {
+    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.port_free || !s.smsp_free || !s.sm_slots || !s.issue_free) {
         rc = err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
         goto out;
     }
@@ -1189,11 +1258,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
             }
             r->role[w->role].warps++;
         }
-    uint32_t slots = s.sms * d->ctas_per_sm;
-    uint32_t first_wave = d->ctas < slots ? d->ctas : slots;
-    first_wave -= first_wave % d->cluster;
-    if (first_wave == 0)
-        first_wave = d->cluster;
+    uint32_t first_wave = first_wave_ctas(d, p, s.sms);
     /* Launch skew: the first wave does not start at one instant. The CTAs of a cluster are
      * co-scheduled, so the spread is over clusters. */
     uint32_t first_clusters = first_wave / d->cluster;
@@ -1296,6 +1361,7 @@ out:
     free(s.tma_free);
     free(s.port_free);
     free(s.smsp_free);
+    free(s.issue_free);
     free(s.sm_slots);
     return rc;
 }
