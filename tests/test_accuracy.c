@@ -1,0 +1,71 @@
+/* tmasim accuracy against the corpora recorded on an H100 and an H200 (traces/h100/corpus,
+ * traces/h200/corpus) and the bundled examples recorded on the H200 (traces/h200/pipelines).
+ *
+ * The figures asserted are those the model reached when these recordings were made, as
+ * bounds it must keep (it may only get better). They are NOT the project's target for
+ * pipelines outside the calibration examples (median |error| <= 5%, largest <= 15%,
+ * verdicts >= 90% on the test half): README.md "Simulator accuracy" says how far it is. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_run.h"
+
+/* The value of "key": in the n-th JSON object of the output (0-based). */
+static double field(const char *json, int n, const char *key)
+{
+    const char *p = json;
+    for (int k = 0; k <= n && p; k++)
+        p = strchr(k ? p + 1 : p, '{');
+    cr_assert_not_null(p, "object %d missing in %s", n, json);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *v = strstr(p, pat);
+    cr_assert_not_null(v, "%s missing in %s", key, p);
+    return strtod(v + strlen(pat), NULL);
+}
+
+Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
+{
+    run_result r = cli_run("accuracy", "traces/h100/corpus traces/h200/corpus --split test --format json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    for (int g = 0; g < 2; g++) {
+        double n = field(r.out, g, "n"), med = field(r.out, g, "median_abs_err_pct");
+        double max = field(r.out, g, "max_abs_err_pct"), agree = field(r.out, g, "verdict_agree_pct");
+        cr_log_info("%s test half: n %.0f, median |error| %.1f%%, max %.1f%%, verdicts %.0f%%", g ? "H200" : "H100", n, med,
+                    max, agree);
+        cr_expect_geq(n, 100, "usable recordings in the test half");
+        cr_expect_leq(med, 18.0, "median |error| of the test half");
+        cr_expect_leq(max, 65.0, "largest |error| of the test half");
+        cr_expect_geq(agree, 70.0, "verdict agreement with the recorded evidence");
+    }
+    done(&r);
+}
+
+Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
+{
+    run_result r = cli_run("accuracy", "traces/h200/pipelines --split all --format json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(field(r.out, 0, "n"), 13);
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 6.0);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 11.0);
+    done(&r);
+}
+
+Test(accuracy, requirements_and_bad_input, .timeout = 300)
+{
+    run_result loose = cli_run("accuracy", "traces/h200/pipelines --split all --require-median 50 --require-max 90");
+    cr_expect_eq(loose.status, 0, "%s", loose.err);
+    done(&loose);
+    run_result strict = cli_run("accuracy", "traces/h200/pipelines --split all --require-max 0.1");
+    cr_expect_eq(strict.status, 1, "a missed requirement is a finding");
+    done(&strict);
+    run_result none = cli_run("accuracy", "/nonexistent/dir");
+    cr_expect_eq(none.status, 2);
+    cr_expect_eq(count_lines(none.err), 1, "%s", none.err);
+    done(&none);
+    run_result split = cli_run("accuracy", "traces/h200/pipelines --split half");
+    cr_expect_eq(split.status, 2);
+    cr_expect(strstr(split.err, "--split"), "%s", split.err);
+    done(&split);
+}
