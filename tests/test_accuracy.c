@@ -42,6 +42,20 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
     done(&r);
 }
 
+/* Recorded after the model was fixed (seed 2): nothing was fitted on it. */
+Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
+{
+    run_result r = cli_run("accuracy", "traces/h100/corpus-seed2 traces/h200/corpus-seed2 --split all --format json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    for (int g = 0; g < 2; g++) {
+        cr_expect_eq(field(r.out, g, "n"), 120, "every held-out run usable");
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 15.5);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), 78.0);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), 74.0);
+    }
+    done(&r);
+}
+
 Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
 {
     run_result r = cli_run("accuracy", "traces/h200/pipelines --split all --format json");
