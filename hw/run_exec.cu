@@ -267,7 +267,7 @@ const char *role_of(const pipe_desc *d, uint32_t warp)
 {
     if (warp < d->producer_warps)
         return "producer";
-    return d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? "mixed" : "consumer";
+    return pipe_desc_has_producer(d) ? "consumer" : "mixed";
 }
 
 /* What the GPU makes of the launch: CTAs per SM (each CTA requests its share of the SM's

@@ -270,9 +270,9 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                     n = g->ev_cap;
                 }
                 const run_raw_ev *ev = raw->ev + gw * g->ev_cap;
-                uint8_t role = w < d->producer_warps ? TRACE_ROLE_PRODUCER
-                               : (d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC) ? TRACE_ROLE_MIXED
-                                                                                         : TRACE_ROLE_CONSUMER;
+                uint8_t role = w < d->producer_warps    ? TRACE_ROLE_PRODUCER
+                               : pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER
+                                                           : TRACE_ROLE_MIXED;
                 uint32_t base = c - c % d->cluster;
                 for (uint32_t k = 0; k < n; k++) {
                     run_raw_ev rr = ev[k];

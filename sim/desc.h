@@ -114,6 +114,10 @@ int pipe_reduce_parse(const char *s, pipe_reduce *out, err_info *e);
  * and checks the shape (warps, stages, shared-memory budget). ERR_BAD_INPUT names the
  * field. Idempotent. */
 int pipe_desc_derive(pipe_desc *d, err_info *e);
+/* The role rule of the modes, defined here once: warp_specialized and st_async have one
+ * producer warp and consumer warps; in multistage and cp_async the same warps copy and
+ * compute (mixed warps, no producer). */
+int pipe_desc_has_producer(const pipe_desc *d);
 /* The correct counts for the mode (what derive uses when the description gives none). */
 uint32_t pipe_desc_full_count(const pipe_desc *d);
 uint32_t pipe_desc_empty_count(const pipe_desc *d);

@@ -496,7 +496,7 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
                         "store, cpasync",
                         top_field, out);
     /* modes without a producer warp: the consumers copy */
-    if (!rc && (out->mode == PIPE_MULTISTAGE || out->mode == PIPE_CPASYNC) && root) {
+    if (!rc && !pipe_desc_has_producer(out) && root) {
         int producer_given = 0;
         yaml_node_t *wn = NULL;
         for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++)

@@ -1131,8 +1131,7 @@ static void pipe_evidence(const sim *s, pipe_result *r)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
-    const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
-                                                                                                   : TRACE_ROLE_CONSUMER];
+    const pipe_role_stats *cons = &r->role[pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED];
     double t = r->kernel_ns > 0 ? (double)r->kernel_ns : 1;
     double ctime = (double)cons->warps * t;
     verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1};
@@ -1150,8 +1149,7 @@ static void pipe_sentence(const sim *s, pipe_result *r)
 {
     const pipe_desc *d = s->d;
     const verdict_evidence *ev = &r->evidence;
-    const pipe_role_stats *cons = &r->role[d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED
-                                                                                                   : TRACE_ROLE_CONSUMER];
+    const pipe_role_stats *cons = &r->role[pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED];
     double ctime = (double)cons->warps * (double)(r->kernel_ns ? r->kernel_ns : 1);
     const char *data_wait = d->cpasync_groups ? "on their cp.async groups" : "on full barriers";
     char *b = r->bottleneck;
@@ -1253,7 +1251,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
             } else {
                 w->is_consumer = 1;
                 w->consumer_rank = (uint8_t)(k - d->producer_warps);
-                w->role = (d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC) ? TRACE_ROLE_MIXED : TRACE_ROLE_CONSUMER;
+                w->role = pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED;
                 w->copier = d->mode == PIPE_CPASYNC || (d->mode == PIPE_MULTISTAGE && w->consumer_rank == 0);
             }
             r->role[w->role].warps++;

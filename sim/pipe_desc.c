@@ -47,7 +47,7 @@ int pipe_mode_parse(const char *s, pipe_mode *out, err_info *e)
     return err_set(e, ERR_BAD_INPUT, "mode", "'%s' (allowed warp_specialized, multistage, cp_async, st_async)", s);
 }
 
-static int has_producer_warp(const pipe_desc *d)
+int pipe_desc_has_producer(const pipe_desc *d)
 {
     return d->mode == PIPE_WARP_SPECIALIZED || d->mode == PIPE_STASYNC;
 }
@@ -90,10 +90,10 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
     if (d->mode == PIPE_STASYNC && d->cluster != 2)
         return err_set(e, ERR_BAD_INPUT, "cluster.size", "%s: field 'cluster.size' = %u (st_async needs 2: CTAs feed their peer)",
                        f, d->cluster);
-    if (has_producer_warp(d) && d->producer_warps != 1)
+    if (pipe_desc_has_producer(d) && d->producer_warps != 1)
         return err_set(e, ERR_BAD_INPUT, "warps.producer", "%s: field 'warps.producer' = %u (allowed 1 in mode %s)", f,
                        d->producer_warps, pipe_mode_name(d->mode));
-    if (!has_producer_warp(d) && d->producer_warps != 0)
+    if (!pipe_desc_has_producer(d) && d->producer_warps != 0)
         return err_set(e, ERR_BAD_INPUT, "warps.producer",
                        "%s: field 'warps.producer' = %u (mode %s has no producer warp: the consumers copy)", f,
                        d->producer_warps, pipe_mode_name(d->mode));
@@ -102,7 +102,7 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
                        d->consumer_warps, DESC_MAX_WARPS - d->producer_warps);
     if (d->stages < 1 || d->stages > DESC_MAX_STAGES)
         return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = %u (allowed 1..%d)", f, d->stages, DESC_MAX_STAGES);
-    if ((d->mode == PIPE_MULTISTAGE || d->mode == PIPE_CPASYNC) && d->stages < 2)
+    if (!pipe_desc_has_producer(d) && d->stages < 2)
         return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = 1 (mode %s needs 2 or more)", f,
                        pipe_mode_name(d->mode));
     if (d->iterations < 1 || d->iterations > (1u << 24))

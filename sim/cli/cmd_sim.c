@@ -260,7 +260,7 @@ int cmd_sim(int argc, char **argv)
             pipe_opts o = {.params = &pk};
             if (pipe_run(&dk, &o, &r, &e))
                 return cli_report("sim", &e);
-            int cons = dk.mode == PIPE_MULTISTAGE || dk.mode == PIPE_CPASYNC ? TRACE_ROLE_MIXED : TRACE_ROLE_CONSUMER;
+            int cons = pipe_desc_has_producer(&dk) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED;
             double wf = 100.0 * r.role[cons].wait_full_ns / ((double)r.role[cons].warps * (double)(r.kernel_ns ? r.kernel_ns : 1));
             const char *verdict = r.findings || r.deadlock ? "BUG" : "ok";
             if (fmt == CLI_FORMAT_CSV)
