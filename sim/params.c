@@ -106,6 +106,10 @@ static const params_info table[] = {
     {"clusters16_at8", P(clusters16_at8), 58, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 58 with 12 and with 14 CTAs per SM"},
     {"read_issue_cycles", P(read_issue_cycles), 6, "cycles", "estimate: ld.shared plus the checksum fold of its registers; fit on the corpus fit half"},
     {"step_issue_cycles", P(step_issue_cycles), 120, "cycles", "estimate: the consume step's instructions; fit on the corpus fit half"},
+    {"kernel_overhead_ns", P(kernel_overhead_ns), 2000, "ns",
+     "chosen on the corpus fit half (1000, 2000, 3000 tried; traces/h100/corpus, traces/h200/corpus): the time "
+     "CUPTI counts outside the CTAs; of it, the traced CTA 0 starts a median 0.5 us (H100) / 1.0 us (H200) "
+     "after the kernel's start in the fit half's traces; re-measure with an empty kernel"},
     {"produce_issue_cycles", P(produce_issue_cycles), 60, "cycles",
      "estimate: the producer's instructions of one stage (wait probe, expect_tx, copies, events); fit on the corpus fit half"},
     {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 320, "cycles",

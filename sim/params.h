@@ -55,6 +55,7 @@ typedef struct pipe_params {
      * every warp on it): per shared-memory read instruction with its checksum fold, per
      * consume step outside reads and math, per cp.async of the copy loop */
     double read_issue_cycles, step_issue_cycles, ldgsts_slot_cycles, produce_issue_cycles;
+    double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
 } pipe_params;
 
 typedef struct params_info {
