@@ -20,6 +20,7 @@
 
 #include "hw.h"
 #include "run.h"
+#include "calib.h"
 #include "tm_flags.h"
 
 enum { EXIT_OK_ = 0, EXIT_FINDING_ = 1, EXIT_BAD_ = 2 };
@@ -823,7 +824,8 @@ int main(int argc, char **argv)
                 "  validate  record the whole corpus (traces/h100/validation) and print agreements\n"
                 "  corpus    sizes of the validation corpus and the model's view of it (no GPU needed)\n"
                 "  smoke     one layout case, four bank instructions (quick check of the device)\n"
-                "  run       a pipeline description (examples/*.yaml) as a real kernel: checked, timed, traced\n\n"
+                "  run       a pipeline description (examples/*.yaml) as a real kernel: checked, timed, traced\n"
+                "  calibrate the simulator's timing parameters from microbenchmarks on this GPU (--params file)\n\n"
                 "exit status: 0 ok, 1 finding (rejection, hang, mismatch), 2 bad input or no GPU\n");
         return argc < 2 ? EXIT_BAD_ : EXIT_OK_;
     }
@@ -840,12 +842,14 @@ int main(int argc, char **argv)
         return cmd_smoke(argc - 1, argv + 1);
     if (!strcmp(c, "run"))
         return hw_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(c, "calibrate"))
+        return hw_cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(c, "record-layout"))
         return cmd_record_layout(argc - 1, argv + 1);
     if (!strcmp(c, "record-encode"))
         return cmd_record_encode(argc - 1, argv + 1);
     if (!strcmp(c, "record-bank"))
         return cmd_record_bank(argc - 1, argv + 1);
-    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate smoke\n", c);
+    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run calibrate\n", c);
     return EXIT_BAD_;
 }

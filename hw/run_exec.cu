@@ -34,6 +34,7 @@
 #include "run.h"
 #include "run_gen.h"
 #include "run_ref.h"
+#include "gpu_time.h"
 
 namespace {
 
@@ -45,59 +46,6 @@ struct kparams {
     uint64_t g[4];
     uint64_t timeout_ns;
 };
-
-struct act_rec {
-    uint64_t start, end;
-};
-std::vector<act_rec> g_act;
-
-void CUPTIAPI buf_request(uint8_t **buffer, size_t *size, size_t *max_records)
-{
-    *size = 1 << 20;
-    *buffer = (uint8_t *)aligned_alloc(8, *size);
-    *max_records = 0;
-}
-
-void CUPTIAPI buf_complete(CUcontext, uint32_t, uint8_t *buffer, size_t, size_t valid)
-{
-    CUpti_Activity *rec = NULL;
-    while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
-        if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
-            const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-            g_act.push_back({k->start, k->end});
-        }
-    }
-    free(buffer);
-}
-
-int cupti_on(char *msg, size_t msgsz)
-{
-    static int done = 0;
-    if (done)
-        return 0;
-    CUptiResult r = cuptiActivityRegisterCallbacks(buf_request, buf_complete);
-    if (r == CUPTI_SUCCESS)
-        r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    if (r != CUPTI_SUCCESS) {
-        const char *s = NULL;
-        cuptiGetResultString(r, &s);
-        snprintf(msg, msgsz, "CUPTI activity: %s", s ? s : "?");
-        return -1;
-    }
-    done = 1;
-    return 0;
-}
-
-/* The newest kernel record after a synchronize. */
-int cupti_last(act_rec *out)
-{
-    size_t before = g_act.size();
-    cuptiActivityFlushAll(1);
-    if (g_act.size() <= before && g_act.empty())
-        return -1;
-    *out = g_act.back();
-    return g_act.size() > before ? 0 : -1;
-}
 
 __global__ void run_calib(unsigned long long *out)
 {
@@ -119,8 +67,8 @@ int calibrate(int64_t *offset, int64_t *spread)
         run_calib<<<1, 32>>>(d);
         if (cudaDeviceSynchronize() != cudaSuccess)
             break;
-        act_rec r;
-        if (cupti_last(&r))
+        gt_kernel_time r;
+        if (gt_cupti_last(&r))
             continue;
         cudaMemcpy(&h, d, 8, cudaMemcpyDeviceToHost);
         if (i > 0)
@@ -133,38 +81,6 @@ int calibrate(int64_t *offset, int64_t *spread)
     *offset = v[v.size() / 2];
     *spread = v.back() - v.front();
     return 0;
-}
-
-double d2d_bandwidth(double *ms_out)
-{
-    const size_t bytes = 1ull << 30;
-    void *a = NULL, *b = NULL;
-    if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
-        cudaFree(a);
-        return 0;
-    }
-    cudaMemset(a, 1, bytes);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for (int i = 0; i < 11; i++) {
-        cudaEventRecord(e0);
-        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice);
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float t = 0;
-        cudaEventElapsedTime(&t, e0, e1);
-        if (i > 0)
-            ms.push_back(t);
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaFree(a);
-    cudaFree(b);
-    std::sort(ms.begin(), ms.end());
-    *ms_out = ms[ms.size() / 2];
-    return 2.0 * (double)bytes / (ms[ms.size() / 2] * 1e6);   /* GB/s, read + written */
 }
 
 struct compiled {
@@ -527,7 +443,7 @@ int hw_cmd_run(int argc, char **argv)
     }
     /* Under another profiler (ncu, nsys) CUPTI has a subscriber already: kernels are then
      * timed with CUDA events around the launch instead (launch overhead included). */
-    const int have_cupti = cupti_on(msg, sizeof msg) == 0;
+    const int have_cupti = gt_cupti_on(msg, sizeof msg) == 0;
     if (!have_cupti)
         fprintf(stderr, "tmahw run: warning: %s: timing with CUDA events instead\n", msg);
     runner R = {};
@@ -636,7 +552,7 @@ int hw_cmd_run(int argc, char **argv)
     int hung = 0, launch_err = 0;
     uint64_t mismatched_launches = 0, first_bad_warp = UINT64_MAX;
     std::vector<double> t_rec, t_norec;
-    act_rec last_rec = {0, 0};
+    gt_kernel_time last_rec = {0, 0};
     CUevent ev0 = NULL, ev1 = NULL;
     cuEventCreate(&ev0, CU_EVENT_DEFAULT);
     cuEventCreate(&ev1, CU_EVENT_DEFAULT);
@@ -648,8 +564,8 @@ int hw_cmd_run(int argc, char **argv)
             launch_err = rc;
             return -1;
         }
-        act_rec a = {0, 0};
-        int have = have_cupti && cupti_last(&a) == 0;
+        gt_kernel_time a = {0, 0};
+        int have = have_cupti && gt_cupti_last(&a) == 0;
         if (!have_cupti) {
             float ms = 0;
             cuEventSynchronize(ev1);
@@ -696,7 +612,7 @@ int hw_cmd_run(int argc, char **argv)
             return EXIT_FINDING;
         }
         if (have_cupti)
-            cupti_last(&last_rec);
+            gt_cupti_last(&last_rec);
         cuMemcpyDtoH(hang_rec, R.hang, 32);
         hung = 1;
     }
@@ -841,7 +757,7 @@ int hw_cmd_run(int argc, char **argv)
     }
 
     /* ---- bandwidth ---- */
-    double d2d_ms = 0, d2d = d2d_bandwidth(&d2d_ms);
+    double d2d_ms = 0, d2d = gt_d2d_bandwidth(&d2d_ms);
     double loaded = (double)d.iterations * d.copy_bytes * (d.multicast ? d.ctas / d.cluster : d.ctas);
     double kbw = k_norec > 0 ? loaded / k_norec : 0;   /* bytes/ns = GB/s */
 

@@ -1,0 +1,907 @@
+/* calib: `tmahw calibrate [-o FILE]`, the simulator's timing parameters measured on the GPU
+ * present, one mechanism per microbenchmark (kernels: calib_kern.cuh). Each benchmark sweeps
+ * the variable its mechanism depends on (copy size, data source, warps per sub-partition,
+ * warps per SM, footprint); the parameter file holds every value with its benchmark, the
+ * sweep point it comes from and the spread (p10..p90) of its samples, in the `--params`
+ * format that `tmasim sim --gpu FILE` reads. Values that are not simulator parameters (the
+ * other points of a sweep) are written as comments beside them. */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "calib.h"
+#include "calib_kern.cuh"
+#include "gpu_time.h"
+#include "hw.h"
+
+namespace {
+
+enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD = 2 };
+
+struct entry {
+    std::string bench, param, unit, how;
+    double value, lo, hi;
+    int n;
+    bool is_param;   /* a simulator parameter (else a measurement shown beside them) */
+};
+
+struct ctx {
+    std::vector<entry> out;
+    std::vector<std::string> failed;
+    double ghz = 1.98;
+    int sms = 132;
+    u64 *dout = NULL;       /* device buffer for the kernels' clocks */
+    std::vector<u64> hout;  /* its host copy */
+    u32 *dsink = NULL;
+    std::string err;
+};
+
+const size_t OUT_WORDS = 1 << 20;
+
+double quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    double x = q * (double)(v.size() - 1);
+    size_t i = (size_t)x;
+    return i + 1 < v.size() ? v[i] + (x - (double)i) * (v[i + 1] - v[i]) : v[i];
+}
+
+void add(ctx &c, const char *bench, const char *param, const char *unit, bool is_param, const std::vector<double> &s,
+         const std::string &how)
+{
+    entry e{bench, param, unit, how, quantile(s, 0.5), quantile(s, 0.1), quantile(s, 0.9), (int)s.size(), is_param};
+    c.out.push_back(e);
+}
+
+void add1(ctx &c, const char *bench, const char *param, const char *unit, bool is_param, double v,
+          const std::string &how)
+{
+    add(c, bench, param, unit, is_param, std::vector<double>{v}, how);
+}
+
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    std::string s((size_t)(n > 0 ? n : 0) + 1, '\0');
+    va_start(ap, f);
+    vsnprintf(&s[0], s.size(), f, ap);
+    va_end(ap);
+    s.resize((size_t)(n > 0 ? n : 0));
+    return s;
+}
+
+#define CK(x)                                                                                  \
+    do {                                                                                       \
+        cudaError_t e_ = (x);                                                                  \
+        if (e_ != cudaSuccess) {                                                               \
+            c.err = fmt("%s: %s", #x, cudaGetErrorString(e_));                                 \
+            return -1;                                                                         \
+        }                                                                                      \
+    } while (0)
+
+int fetch(ctx &c, size_t words)
+{
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(c.hout.data(), c.dout, words * 8, cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+/* ---- tensor maps: f32 rows of `inner` elements, boxes of inner x box_rows ---- */
+int encode_rows(ctx &c, void *g, uint32_t inner, uint64_t rows, uint32_t box_rows, CUtensorMap *m,
+                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE)
+{
+    cuuint64_t dims[2] = {inner, rows}, strides[1] = {inner * 4ull};
+    cuuint32_t box[2] = {inner, box_rows}, es[2] = {1, 1};
+    CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es,
+                                        CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+                                        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        c.err = fmt("cuTensorMapEncodeTiled (box %u x %u f32): %s", inner, box_rows, hw_cu_name(r));
+        return -1;
+    }
+    return 0;
+}
+
+int encode(ctx &c, void *g, uint64_t rows, uint32_t box_rows, CUtensorMap *m)
+{
+    return encode_rows(c, g, 64, rows, box_rows, m);
+}
+
+/* ------------------------------------------------------------------ benchmarks */
+
+int b_clock(ctx &c)
+{
+    std::vector<double> s;
+    for (int rep = 0; rep < 5; rep++) {
+        ck_clock<<<c.sms, 256>>>(200000, c.dout, (float *)c.dsink);
+        if (fetch(c, 2 * (size_t)c.sms))
+            return -1;
+        for (int b = 0; rep > 0 && b < c.sms; b++)
+            s.push_back((double)c.hout[2 * b] / (double)c.hout[2 * b + 1]);
+    }
+    add(c, "clock", "clock_ghz", "GHz", true, s,
+        fmt("clock64 over globaltimer of %d CTAs x 256 threads running FFMA chains for ~0.5 ms, 4 launches", c.sms));
+    c.ghz = quantile(s, 0.5);
+    add1(c, "clock", "sm_count", "SMs", true, c.sms, "cudaDevAttrMultiProcessorCount");
+    return 0;
+}
+
+int b_d2d(ctx &c)
+{
+    double s[10];
+    int n = gt_d2d_samples(s, 10);
+    if (n == 0) {
+        c.err = "cudaMemcpy device to device of 1 GiB failed";
+        return -1;
+    }
+    add(c, "d2d", "hbm_bytes_per_ns", "B/ns", true, std::vector<double>(s, s + n),
+        "cudaMemcpy device to device of 1 GiB, bytes read + written per ns, 10 copies");
+    return 0;
+}
+
+/* single TMA load latency by size, from L2 and from DRAM; intercept of a line through the
+ * medians = the latency the simulator adds to a copy's transfer time */
+int b_tma_latency(ctx &c, void *big, void *flush, size_t flush_bytes)
+{
+    const uint32_t rows_of[4] = {4, 16, 64, 128};
+    const uint64_t rows_total = 1u << 21;   /* 512 MiB */
+    CK(cudaFuncSetAttribute(ck_tma_latency, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+    for (int src = 0; src < 2; src++) {
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        std::string pts;
+        for (int k = 0; k < 4; k++) {
+            CUtensorMap m;
+            if (encode(c, big, rows_total, rows_of[k], &m))
+                return -1;
+            const uint32_t bytes = rows_of[k] * 256;
+            if (src == 1)
+                CK(cudaMemset(flush, k + 1, flush_bytes));   /* evicts the boxes from L2 */
+            const long long step = src ? 1024 : 0;
+            ck_tma_latency<<<1, 32, bytes + 1024>>>(m, 33, step, (long long)(rows_total - 128), bytes, c.dout);
+            if (fetch(c, 33))
+                return -1;
+            std::vector<double> ns;
+            for (int i = 1; i < 33; i++)
+                ns.push_back((double)c.hout[i] / c.ghz);
+            double med = quantile(ns, 0.5), x = bytes;
+            sx += x, sy += med, sxx += x * x, sxy += x * med;
+            pts += fmt("%s%u B %.0f ns", k ? ", " : "", bytes, med);
+            add(c, "tma_latency", src ? "tma_dram_copy_ns" : "tma_l2_copy_ns", "ns", false, ns,
+                fmt("%u-byte box, issue to full barrier, 32 copies", bytes));
+        }
+        double slope = (4 * sxy - sx * sy) / (4 * sxx - sx * sx), icpt = (sy - slope * sx) / 4;
+        add1(c, "tma_latency", src ? "hbm_latency_ns" : "l2_latency_ns", "ns", true, icpt,
+             fmt("one thread, one TMA load at a time (expect_tx, copy, try_wait), data %s: intercept of the line "
+                 "through the medians (%s); slope %.0f B/ns",
+                 src ? "from DRAM (256 MiB written between sizes, boxes 256 KiB apart)" : "in L2 (one box re-read)",
+                 pts.c_str(), 1.0 / slope));
+    }
+    return 0;
+}
+
+/* one fill run: grid CTAs, each keeps `stages` 16 KiB boxes in flight, n copies; returns
+ * the aggregate rate (bytes / globaltimer span) and each CTA's own rate in *per_cta */
+int fill_run(ctx &c, const CUtensorMap &m, int grid, int n, int stages, long long boxes, double *agg,
+             std::vector<double> *per_cta, uint32_t bytes = 16384, int box_rows = 64, int spin = 0,
+             const CUtensorMap *m2 = NULL)
+{
+    const CUtensorMap &odd = m2 ? *m2 : m;
+    if (spin)
+        ck_tma_fill<1><<<grid, 32, (size_t)stages * bytes + 1024>>>(m, odd, n, stages, box_rows, bytes, boxes, c.dout);
+    else
+        ck_tma_fill<0><<<grid, 32, (size_t)stages * bytes + 1024>>>(m, odd, n, stages, box_rows, bytes, boxes, c.dout);
+    if (fetch(c, 3 * (size_t)grid))
+        return -1;
+    u64 g0 = ~0ull, g1 = 0;
+    for (int b = 0; b < grid; b++) {
+        g0 = std::min(g0, c.hout[3 * b]);
+        g1 = std::max(g1, c.hout[3 * b + 1]);
+        if (per_cta)
+            per_cta->push_back((double)n * bytes / ((double)c.hout[3 * b + 2] / c.ghz));
+    }
+    *agg = (double)grid * n * bytes / (double)(g1 - g0);
+    return 0;
+}
+
+/* The TMA unit's time per box by shape: one CTA keeps 104-208 KiB of boxes in flight from
+ * L2 and polls its full barriers. Boxes of 2-32 KiB with inner rows of 32-256 B and 8-256
+ * rows each take the same time (the unit's per-box time); a 64 KiB box takes longer, by
+ * its bytes (the unit's byte rate). */
+int fill_shapes(ctx &c, void *big)
+{
+    const uint32_t pts[][2] = {{8, 256}, {8, 128}, {16, 256}, {16, 64}, {32, 128}, {32, 32},
+                               {64, 64}, {64, 16}, {64, 8},   {32, 16}, {64, 128}, {64, 256}};
+    const int np = sizeof pts / sizeof pts[0];
+    CK(cudaFuncSetAttribute(ck_tma_fill<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 13 * 16384 + 1024));
+    CK(cudaFuncSetAttribute(ck_tma_fill<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 13 * 16384 + 1024));
+    std::vector<double> small;
+    double big_ns = 0;
+    std::string list;
+    for (int k = 0; k < np; k++) {
+        CUtensorMap m;
+        const uint32_t inner = pts[k][0], rows = pts[k][1], bytes = inner * 4 * rows;
+        if (encode_rows(c, big, inner, (64ull << 20) / (inner * 4), rows, &m))
+            return -1;
+        const int stages = (int)std::min(16u, 13u * 16384u / bytes);   /* 104 KiB or more in flight, up to 208 */
+        std::vector<double> r, rs;
+        double a;
+        for (int rep = 0; rep < 3; rep++)
+            if (fill_run(c, m, 1, 1000, stages, 64, &a, &r, bytes, (int)rows) ||
+                fill_run(c, m, 1, 1000, stages, 64, &a, &rs, bytes, (int)rows, 1))
+                return -1;
+        const double ns = bytes / quantile(rs, 0.5);
+        if (bytes <= 32768)
+            small.push_back(ns);
+        else
+            big_ns = ns;
+        list += fmt("%s%u B x %u rows %.0f ns (try_wait %.0f)", k ? ", " : "", inner * 4, rows, ns,
+                    bytes / quantile(r, 0.5));
+    }
+    {   /* the same with a 128B-swizzled box of 128-byte rows */
+        CUtensorMap m;
+        if (encode_rows(c, big, 32, (64ull << 20) / 128, 64, &m, CU_TENSOR_MAP_SWIZZLE_128B))
+            return -1;
+        std::vector<double> rs;
+        double a;
+        for (int rep = 0; rep < 3; rep++)
+            if (fill_run(c, m, 1, 1000, 16, 64, &a, &rs, 8192, 64, 1))
+                return -1;
+        add1(c, "tma_fill", "tma_box_128b_ns", "ns", false, 8192 / quantile(rs, 0.5),
+             "as tma_box_ns, 8 KiB boxes of 64 rows of 128 B under SWIZZLE_128B: ns per box");
+    }
+    add(c, "tma_fill", "tma_box_ns", "ns", true, small,
+        fmt("one CTA keeping 104-208 KiB of TMA loads in flight from L2, polling with test_wait: ns per box, the "
+            "median over the boxes of 2-32 KiB, whose time depends on neither rows nor bytes (%s)",
+            list.c_str()));
+    add1(c, "tma_fill", "tma_bytes_per_ns_sm", "B/ns", true, 65536.0 / big_ns,
+         fmt("the same with 64 KiB boxes (64 f32 x 256 rows), 3 in flight: 65536 B / %.0f ns per box", big_ns));
+    return 0;
+}
+
+int b_tma_fill(ctx &c, void *big)
+{
+    CUtensorMap m;
+    if (encode(c, big, 1u << 21, 64, &m))
+        return -1;
+    const int stages = 12;
+    CK(cudaFuncSetAttribute(ck_tma_fill<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, stages * 16384 + 1024));
+    std::vector<double> one, agg_l2, agg_dram, per;
+    double a;
+    for (int rep = 0; rep < 4; rep++) {
+        std::vector<double> r;
+        if (fill_run(c, m, 1, 2000, stages, 64, &a, &r))
+            return -1;
+        one.push_back(r[0]);
+        if (fill_run(c, m, c.sms, 1000, stages, 512, &a, rep ? &per : NULL))
+            return -1;
+        agg_l2.push_back(a);
+        if (fill_run(c, m, c.sms, 400, stages, 32768, &a, NULL))
+            return -1;
+        agg_dram.push_back(a);
+    }
+    {   /* two CTAs per SM (6 stages each): does the per-copy time belong to the thread or the SM? */
+        std::vector<double> two;
+        CK(cudaFuncSetAttribute(ck_tma_fill<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 6 * 16384 + 1024));
+        if (fill_run(c, m, 2 * c.sms, 500, 6, 1024, &a, &two))
+            return -1;
+        add(c, "tma_fill", "tma_fill_2cta_bytes_per_ns", "B/ns", false, two,
+            fmt("%d CTAs (two per SM), each one thread keeping 6 loads of 16 KiB in flight from L2: each CTA's "
+                "rate; the GPU's %.0f B/ns", 2 * c.sms, a));
+        CUtensorMap m2;
+        if (encode(c, big, 1u << 21, 64, &m2))
+            return -1;
+        std::vector<double> alt;
+        CK(cudaFuncSetAttribute(ck_tma_fill<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 12 * 16384 + 1024));
+        for (int rep = 0; rep < 3; rep++)
+            if (fill_run(c, m, 1, 2000, 12, 64, &a, &alt, 16384, 64, 0, &m2))
+                return -1;
+        add(c, "tma_fill", "tma_fill_2maps_bytes_per_ns", "B/ns", false, alt,
+            "one CTA as tma_fill_16k but alternating two tensor maps of the same tensor");
+    }
+    add(c, "tma_fill", "tma_fill_16k_bytes_per_ns_sm", "B/ns", false, one,
+        "one CTA, one thread keeping 12 TMA loads of 16 KiB boxes (64 f32 x 64 rows) in flight from a 1 MiB "
+        "footprint (L2), 2000 copies, 4 launches");
+    if (fill_shapes(c, big))
+        return -1;
+    add(c, "tma_fill", "l2_bytes_per_ns", "B/ns", true, agg_l2,
+        fmt("%d CTAs (one per SM) as above cycling through an 8 MiB footprint: bytes over the globaltimer span, "
+            "4 launches; per CTA p50 %.0f B/ns",
+            c.sms, quantile(per, 0.5)));
+    add(c, "tma_fill", "tma_dram_read_bytes_per_ns", "B/ns", false, agg_dram,
+        fmt("%d CTAs as above through a 512 MiB footprint (DRAM): TMA read rate of the whole GPU", c.sms));
+    /* the footprint the whole grid cycles through, past which L2 no longer serves re-reads */
+    const double l2r = quantile(agg_l2, 0.5), dr = quantile(agg_dram, 0.5), mid = (l2r + dr) / 2;
+    const int mb[] = {16, 24, 32, 40, 48, 56, 64, 80, 96};
+    double prev_mb = 8, prev_r = l2r, cross = -1;
+    std::string pts;
+    for (int k = 0; k < 9; k++) {
+        std::vector<double> r;
+        for (int rep = 0; rep < 2; rep++) {
+            if (fill_run(c, m, c.sms, 400, stages, (long long)mb[k] * 64, &a, NULL))
+                return -1;
+            r.push_back(a);
+        }
+        double rate = quantile(r, 0.5);
+        pts += fmt("%s%d MiB %.0f", k ? ", " : "", mb[k], rate);
+        if (cross < 0 && rate < mid)
+            cross = prev_mb + (mb[k] - prev_mb) * (prev_r - mid) / (prev_r - rate);
+        prev_mb = mb[k], prev_r = rate;
+    }
+    if (cross > 0)
+        add1(c, "tma_fill", "l2_reuse_bytes", "bytes", true, cross * 1048576.0,
+             fmt("the grid's TMA read rate by footprint cycled through (B/ns: 8 MiB %.0f, %s; DRAM %.0f): where it "
+                 "falls half way from the L2 rate to the DRAM rate, interpolated",
+                 l2r, pts.c_str(), dr));
+    else
+        c.failed.push_back(fmt("l2_reuse_bytes: the rate stayed above half way up to 96 MiB (%s)", pts.c_str()));
+    return 0;
+}
+
+/* Each CTA's span, first warp start to last warp end on its SM's clock (out: t0, t1 per
+ * warp at (cta x 32 + warp) x 2), for `warps` warps per CTA. */
+std::vector<double> cta_spans(const ctx &c, int warps)
+{
+    std::vector<double> s;
+    for (int b = 0; b < c.sms; b++) {
+        u64 t0 = ~0ull, t1 = 0;
+        for (int w = 0; w < warps; w++) {
+            t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
+            t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
+        }
+        s.push_back((double)(t1 - t0));
+    }
+    return s;
+}
+
+typedef void (*lds_kernel)(int, u64 *, u32 *);
+
+/* cycles per instruction per warp at 1, 2, 4, 8 warps per sub-partition (one CTA per SM) */
+int lds_sweep(ctx &c, lds_kernel k, double cyc[4], std::string &pts)
+{
+    const int per[4] = {1, 2, 4, 8};
+    for (int i = 0; i < 4; i++) {
+        const int threads = 128 * per[i];
+        CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 32768));
+        k<<<c.sms, threads, 32768>>>(64, c.dout, c.dsink);
+        if (fetch(c, 64 * (size_t)c.sms))
+            return -1;
+        cyc[i] = quantile(cta_spans(c, threads / 32), 0.5) / 512.0;
+        pts += fmt("%s%d/SMSP %.1f", i ? ", " : "", per[i], cyc[i]);
+    }
+    return 0;
+}
+
+int b_lds(ctx &c)
+{
+    struct op {
+        const char *name;
+        lds_kernel k;
+        int wavefronts, words;
+    };
+    const op ops[] = {{"ld.shared.u32", ck_lds<0, 0>, 1, 1},    {"ld.shared.v2", ck_lds<1, 0>, 2, 2},
+                      {"ld.shared.v4", ck_lds<2, 0>, 4, 4},     {"ldmatrix.x1", ck_lds<3, 0>, 1, 1},
+                      {"ldmatrix.x2", ck_lds<4, 0>, 2, 2},      {"ldmatrix.x4", ck_lds<5, 0>, 4, 4},
+                      {"ld.shared.u32 32-way", ck_lds<6, 0>, 32, 1}, {"ld.shared.v4 folded", ck_lds<2, 1>, 4, 4},
+                      {"ld.shared.u32 folded", ck_lds<0, 1>, 1, 1}};
+    double cyc[9][4];
+    for (int i = 0; i < 9; i++) {
+        std::string pts;
+        if (lds_sweep(c, ops[i].k, cyc[i], pts))
+            return -1;
+        add1(c, "lds", fmt("lds_%d_cycles", i).c_str(), "cycles", false, cyc[i][0],
+             fmt("%s (%d wavefront%s), conflict-free unless named, volatile: cycles per instruction per warp by warps "
+                 "per sub-partition, one CTA per SM (%s)",
+                 ops[i].name, ops[i].wavefronts, ops[i].wavefronts > 1 ? "s" : "", pts.c_str()));
+    }
+    /* the port: wavefronts the SM serves per cycle with 32 warps issuing 4-wavefront loads,
+     * and with 16 warps issuing 32-wavefront loads */
+    add1(c, "lds", "smem_cycles_per_wavefront", "cycles", true, cyc[2][3] / (32 * 4),
+         fmt("ld.shared.v4 (4 wavefronts), 8 warps per sub-partition: %.1f cycles per instruction per warp / (32 "
+             "warps x 4 wavefronts); the 32-way conflicting u32 at 4 warps per sub-partition gives %.3f",
+             cyc[2][3], cyc[6][2] / (16 * 32)));
+    add1(c, "lds", "lsu_issue_cycles", "cycles", true, cyc[0][0],
+         fmt("ld.shared.u32 (128 bytes per warp instruction) without a dependent fold, one warp per "
+             "sub-partition: cycles per instruction per warp, the least a shared load costs its warp (v2 %.1f, "
+             "ldmatrix x1/x2/x4 %.1f/%.1f/%.1f)",
+             cyc[1][0], cyc[3][0], cyc[4][0], cyc[5][0]));
+    add1(c, "lds", "lsu_bytes_per_cycle_smsp", "B/cycle", true, 512.0 / cyc[2][0],
+         fmt("ld.shared.v4 (512 bytes per warp instruction), one warp per sub-partition: 512 / %.1f cycles per "
+             "instruction, the bytes a sub-partition's loads return per cycle",
+             cyc[2][0]));
+    add1(c, "lds", "read_fold_cycles", "cycles", false, cyc[7][0] / 4,
+         fmt("ld.shared.v4 folded into one checksum as the generated consumer does, one warp per sub-partition: "
+             "%.1f cycles per instruction / 4 words (u32 folded: %.1f): the fold hides behind the loads",
+             cyc[7][0], cyc[8][0]));
+    return 0;
+}
+
+int b_smem_latency(ctx &c)
+{
+    std::vector<double> s;
+    for (int rep = 0; rep < 5; rep++) {
+        ck_smem_chase<<<1, 32>>>(4096, c.dout, c.dsink);
+        if (fetch(c, 1))
+            return -1;
+        s.push_back((double)c.hout[0] / 4096);
+    }
+    add(c, "smem_latency", "smem_latency_cycles", "cycles", true, s,
+        "one lane following 4096 dependent ld.shared.u32 (index scaled by 4 in the loop), 5 launches");
+    return 0;
+}
+
+int b_math(ctx &c)
+{
+    const int per[4] = {1, 2, 4, 8};
+    double f[4];
+    std::string pts;
+    for (int k = 0; k < 4; k++) {
+        ck_ffma<<<c.sms, 128 * per[k]>>>(1024, c.dout, (float *)c.dsink);
+        if (fetch(c, 64 * (size_t)c.sms))
+            return -1;
+        f[k] = quantile(cta_spans(c, 4 * per[k]), 0.5) / 8192.0 / per[k];
+        pts += fmt("%s%d/SMSP %.2f", k ? ", " : "", per[k], f[k]);
+    }
+    add1(c, "ffma", "ffma_cycles", "cycles", true, f[2],
+         fmt("8 independent FFMA chains per warp (the generated math block), 4 warps per sub-partition: cycles per "
+             "warp instruction on the sub-partition (%s)",
+             pts.c_str()));
+    ck_mma<1><<<c.sms, 128>>>(1024, c.dout, (float *)c.dsink);
+    if (fetch(c, 64 * (size_t)c.sms))
+        return -1;
+    std::vector<double> lat;
+    for (int b = 0; b < c.sms; b++)
+        for (int w = 0; w < 4; w++)
+            lat.push_back((double)(c.hout[(b * 32 + w) * 2 + 1] - c.hout[(b * 32 + w) * 2]) / 1024.0);
+    add(c, "mma", "mma_latency_cycles", "cycles", true, lat,
+        "mma.sync.m16n8k16 f32+=f16 in one dependent chain, one warp per sub-partition: cycles per instruction");
+    std::string mp;
+    double best = 0;
+    for (int k = 0; k < 3; k++) {
+        ck_mma<4><<<c.sms, 128 * per[k]>>>(512, c.dout, (float *)c.dsink);
+        if (fetch(c, 64 * (size_t)c.sms))
+            return -1;
+        double r = 4096.0 * 4 * 512 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
+        best = std::max(best, r);
+        mp += fmt("%s%d/SMSP %.0f", k ? ", " : "", per[k], r);
+    }
+    add1(c, "mma", "mma_flops_per_cycle_smsp", "flop/cycle", true, best,
+         fmt("mma.sync.m16n8k16 in 4 chains per warp: flops per cycle per sub-partition, the most of (%s)", mp.c_str()));
+    return 0;
+}
+
+int b_mbar(ctx &c)
+{
+    std::vector<double> st, plain, ex, hand;
+    for (int rep = 0; rep < 9; rep++) {
+        ck_mbar<<<1, 64>>>(c.dout, c.dsink);
+        if (fetch(c, 4))
+            return -1;
+        st.push_back((double)c.hout[0] / 256 / c.ghz);
+        plain.push_back((double)c.hout[1] / 256 / c.ghz);
+        ex.push_back((double)c.hout[2] / 256 / c.ghz);
+        hand.push_back((double)c.hout[3] / 256 / c.ghz);
+    }
+    add(c, "mbarrier", "arrive_ns", "ns", true, st,
+        "lane 0, 256 local mbarrier.arrive reading the returned state (pending_count: the generated kernel's "
+        "over-arrival check), 9 launches");
+    add(c, "mbarrier", "arrive_plain_ns", "ns", false, plain, "the same arrives without a result");
+    add(c, "mbarrier", "expect_tx_ns", "ns", true, ex, "lane 0, 256 mbarrier.arrive.expect_tx (16 B), 9 launches");
+    add(c, "mbarrier", "handoff_ns", "ns", false, hand,
+        "two warps' lanes 0 in ping-pong, arrive on the other's barrier then try_wait on one's own: one hand-off");
+    std::vector<double> wake;
+    for (size_t i = 0; i < hand.size(); i++)
+        wake.push_back(hand[i] - plain[i]);
+    add(c, "mbarrier", "wake_ns", "ns", true, wake,
+        "the ping-pong's hand-off less an arrive without a result: phase completion to the waiting warp running");
+    return 0;
+}
+
+int b_cpasync(ctx &c, void *big, size_t big_bytes)
+{
+    const int warps[6] = {1, 2, 4, 8, 16, 24};
+    CK(cudaFuncSetAttribute(ck_cpasync, cudaFuncAttributeMaxDynamicSharedMemorySize, 24 * 8192));
+    for (int src = 0; src < 2; src++) {
+        const unsigned long long foot = src ? big_bytes : 16ull << 20;
+        double best = 0, issue1 = 0;
+        std::string pts;
+        for (int k = 0; k < 6; k++) {
+            ck_cpasync<<<c.sms, 32 * warps[k], warps[k] * 8192>>>((const unsigned char *)big, 256, foot, c.dout);
+            if (fetch(c, (size_t)c.sms * 64 + 2 * (size_t)c.sms))
+                return -1;
+            std::vector<double> per, iss;
+            u64 g0 = ~0ull, g1 = 0;
+            for (int b = 0; b < c.sms; b++) {
+                u64 a = c.hout[c.sms * 64 + 2 * b], e = c.hout[c.sms * 64 + 2 * b + 1];
+                g0 = std::min(g0, a), g1 = std::max(g1, e);
+                per.push_back((double)warps[k] * 256 * 4096 / (double)(e - a));
+                for (int w = 0; w < warps[k]; w++)
+                    iss.push_back((double)c.hout[(b * 32 + w) * 2] / 8);
+            }
+            double r = quantile(per, 0.5), agg = (double)c.sms * warps[k] * 256 * 4096 / (double)(g1 - g0);
+            if (k == 0)
+                issue1 = quantile(iss, 0.5);
+            best = std::max(best, r);
+            pts += fmt("%s%d warps %.0f (GPU %.0f)", k ? ", " : "", warps[k], r, agg);
+        }
+        add1(c, "cpasync", src ? "ldgsts_dram_bytes_per_ns_sm" : "ldgsts_bytes_per_ns_sm", "B/ns", !src, best,
+             fmt("cp.async.cg 16 B per lane, batches of 8 per warp with commit / wait_group 1, one CTA per SM, data "
+                 "%s: the most bytes per ns per SM over warps per SM (per SM, B/ns: %s)",
+                 src ? "from DRAM (1 GiB footprint)" : "in L2 (16 MiB footprint)", pts.c_str()));
+        if (!src)
+            add1(c, "cpasync", "ldgsts_issue_clean_cycles", "cycles", false, issue1,
+                 "one warp per SM: cycles per cp.async of the first batch, addresses in registers");
+    }
+    return 0;
+}
+
+int b_store(ctx &c, void *big)
+{
+    CUtensorMap m;
+    if (encode(c, big, 1u << 21, 16, &m))
+        return -1;
+    for (int op = 0; op < 2; op++) {
+        std::vector<double> rd, full;
+        for (int rep = 0; rep < 3; rep++) {
+            ck_store<<<1, 32, 4096 + 1024>>>(m, 32, op, 16, c.dout);
+            if (fetch(c, 64))
+                return -1;
+            for (int i = 2; i < 64; i++)
+                (i & 1 ? full : rd).push_back((double)c.hout[i] / c.ghz);
+        }
+        const char *what = op ? "cp.reduce.async.bulk.tensor .add (f32)" : "cp.async.bulk.tensor store";
+        add(c, "store", op ? "reduce_latency_ns" : "store_latency_ns", "ns", true, full,
+            fmt("one thread, a 4 KiB box (64 f32 x 16 rows) by %s: issue, commit, wait_group 0 (writes done)", what));
+        add(c, "store", op ? "reduce_read_ns" : "store_read_ns", "ns", false, rd,
+            fmt("the same with wait_group.read 0 (shared memory read out: the generated kernel's wait)"));
+    }
+    return 0;
+}
+
+int b_barsync(ctx &c)
+{
+    const int warps[4] = {4, 8, 16, 32};
+    std::vector<double> all;
+    std::string pts;
+    for (int k = 0; k < 4; k++) {
+        ck_barsync<<<c.sms, 32 * warps[k]>>>(c.dout);
+        if (fetch(c, (size_t)c.sms))
+            return -1;
+        std::vector<double> s;
+        for (int b = 0; b < c.sms; b++)
+            s.push_back((double)c.hout[b] / 256 / c.ghz);
+        double v = quantile(s, 0.5);
+        all.push_back(v);
+        pts += fmt("%s%d warps %.1f", k ? ", " : "", warps[k], v);
+    }
+    add(c, "barsync", "barsync_ns", "ns", true, all,
+        fmt("256 bar.sync of every warp of a CTA, one CTA per SM: ns per barrier, median over CTA sizes (%s)",
+            pts.c_str()));
+    return 0;
+}
+
+int b_cluster(ctx &c)
+{
+    std::vector<double> ra, hand;
+    for (int rep = 0; rep < 9; rep++) {
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute at[1];
+        at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+        cfg.gridDim = dim3(2), cfg.blockDim = dim3(32), cfg.attrs = at, cfg.numAttrs = 1;
+        CK(cudaLaunchKernelEx(&cfg, ck_cluster, c.dout));
+        if (fetch(c, 2))
+            return -1;
+        ra.push_back((double)c.hout[0] / 64 / c.ghz);
+        hand.push_back((double)c.hout[1] / 256 / c.ghz);
+    }
+    add(c, "cluster", "remote_arrive_ns", "ns", true, ra,
+        "cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each, 9 launches");
+    double wake = 0;
+    for (const entry &e : c.out)
+        if (e.param == "wake_ns")
+            wake = e.value;
+    std::vector<double> d;
+    for (double h : hand)
+        d.push_back(h - wake);
+    add(c, "cluster", "dsmem_latency_ns", "ns", true, d,
+        fmt("ping-pong of remote arrives between the two CTAs' lanes 0 (hand-off p50 %.0f ns) less wake_ns "
+            "(%.0f): a remote arrive's issue to its phase completing on the peer",
+            quantile(hand, 0.5), wake));
+    return 0;
+}
+
+int b_launch(ctx &c)
+{
+    char msg[256];
+    if (gt_cupti_on(msg, sizeof msg)) {
+        c.err = msg;
+        return -1;
+    }
+    std::vector<double> over, spread, empty;
+    for (int rep = 0; rep < 12; rep++) {
+        const u64 spin = rep & 1 ? 0 : 20000;
+        ck_span<<<c.sms, 128>>>(spin, c.dout);
+        if (fetch(c, 2 * (size_t)c.sms))
+            return -1;
+        gt_kernel_time t;
+        if (gt_cupti_last(&t)) {
+            c.err = "no CUPTI kernel record";
+            return -1;
+        }
+        u64 s0 = ~0ull, s1 = 0, e1 = 0;
+        for (int b = 0; b < c.sms; b++) {
+            s0 = std::min(s0, c.hout[2 * b]), s1 = std::max(s1, c.hout[2 * b]);
+            e1 = std::max(e1, c.hout[2 * b + 1]);
+        }
+        if (rep < 2)
+            continue;
+        if (spin) {
+            over.push_back((double)(t.end - t.start) - (double)(e1 - s0));
+            spread.push_back((double)(s1 - s0));
+        } else {
+            empty.push_back((double)(t.end - t.start));
+        }
+    }
+    add(c, "launch", "kernel_overhead_ns", "ns", true, over,
+        fmt("%d CTAs spinning 20 us on globaltimer: CUPTI kernel duration less the CTAs' first start to last end, "
+            "5 launches",
+            c.sms));
+    add(c, "launch", "cta_launch_spread_ns", "ns", true, spread, "the same launches: first to last CTA start");
+    add(c, "launch", "empty_kernel_ns", "ns", false, empty, "CUPTI duration of the same grid with no spin");
+    return 0;
+}
+
+int b_clusters(ctx &c)
+{
+    CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 << 10));
+    const int sizes[3] = {4, 8, 16};
+    for (int k = 0; k < 3; k++)
+        for (int at = 0; at < 2; at++) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute a[1];
+            a[0].id = cudaLaunchAttributeClusterDimension;
+            a[0].val.clusterDim.x = sizes[k], a[0].val.clusterDim.y = 1, a[0].val.clusterDim.z = 1;
+            cfg.gridDim = dim3(sizes[k] * 64), cfg.blockDim = dim3(128), cfg.attrs = a, cfg.numAttrs = 1;
+            cfg.dynamicSmemBytes = at ? 24 << 10 : 200 << 10;
+            int n = 0;
+            CK(cudaOccupancyMaxActiveClusters(&n, ck_span, &cfg));
+            add1(c, "clusters", fmt("clusters%d_at%d", sizes[k], at ? 8 : 1).c_str(), "clusters", true, n,
+                 fmt("cudaOccupancyMaxActiveClusters, clusters of %d CTAs of 128 threads with %s KiB of shared "
+                     "memory each (%d CTA%s per SM)",
+                     sizes[k], at ? "24" : "200", at ? 8 : 1, at ? "s" : ""));
+        }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ output */
+
+void print_table(const ctx &c, FILE *f)
+{
+    fprintf(f, "%-12s %-28s %12s %-10s %21s %4s\n", "benchmark", "value", "median", "unit", "p10..p90", "n");
+    for (const entry &e : c.out)
+        fprintf(f, "%-12s %-28s %12.4g %-10s %10.4g..%-10.4g %4d%s\n", e.bench.c_str(), e.param.c_str(), e.value,
+                e.unit.c_str(), e.lo, e.hi, e.n, e.is_param ? "" : "  (not a parameter)");
+}
+
+void json_str(FILE *f, const std::string &s)
+{
+    fputc('"', f);
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\')
+            fputc('\\', f);
+        if ((unsigned char)ch >= 0x20)
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+void print_json(const ctx &c, FILE *f)
+{
+    fprintf(f, "[");
+    for (size_t i = 0; i < c.out.size(); i++) {
+        const entry &e = c.out[i];
+        fprintf(f, "%s\n {\"benchmark\":", i ? "," : "");
+        json_str(f, e.bench);
+        fprintf(f, ",\"name\":");
+        json_str(f, e.param);
+        fprintf(f, ",\"parameter\":%s,\"median\":%.6g,\"p10\":%.6g,\"p90\":%.6g,\"n\":%d,\"unit\":",
+                e.is_param ? "true" : "false", e.value, e.lo, e.hi, e.n);
+        json_str(f, e.unit);
+        fprintf(f, ",\"how\":");
+        json_str(f, e.how);
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n]\n");
+}
+
+void print_csv(const ctx &c, FILE *f)
+{
+    fprintf(f, "benchmark,name,parameter,median,p10,p90,n,unit\n");
+    for (const entry &e : c.out)
+        fprintf(f, "%s,%s,%d,%.6g,%.6g,%.6g,%d,%s\n", e.bench.c_str(), e.param.c_str(), e.is_param, e.value, e.lo,
+                e.hi, e.n, e.unit.c_str());
+}
+
+/* the --params file: "name = value  # provenance"; measurements that are not
+ * parameters as comment lines; written to a temporary file, then renamed */
+int write_params(const ctx &c, const char *path, const hw_device &dev, std::string &err)
+{
+    std::string tmp = fmt("%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f) {
+        err = fmt("-o '%s': cannot write", path);
+        return -1;
+    }
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(f, "# tmahw calibrate: %s, CUDA driver API %d.%d, %s\n", dev.name, dev.driver_version / 1000,
+            (dev.driver_version % 1000) / 10, date);
+    fprintf(f, "# every value: median of its samples, [p10..p90, n samples], and the benchmark it comes from\n");
+    for (const entry &e : c.out) {
+        std::string how = e.how;
+        std::replace(how.begin(), how.end(), '\n', ' ');
+        fprintf(f, "%s%s = %.6g   # %s [%.4g..%.4g, n %d] %s: %s\n", e.is_param ? "" : "# ", e.param.c_str(), e.value,
+                e.unit.c_str(), e.lo, e.hi, e.n, e.bench.c_str(), how.c_str());
+    }
+    for (const std::string &s : c.failed)
+        fprintf(f, "# not measured: %s\n", s.c_str());
+    int bad = ferror(f);
+    bad |= fclose(f);
+    if (bad || rename(tmp.c_str(), path)) {
+        remove(tmp.c_str());
+        err = fmt("-o '%s': write failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tmahw calibrate [-o FILE] [--only LIST] [--format table|json|csv]\n\n"
+            "Measures the simulator's timing parameters on the GPU present, one mechanism per\n"
+            "microbenchmark (about a minute): SM clock; device copy bandwidth; TMA load latency by\n"
+            "size from L2 and DRAM; TMA fill rate of one SM and of the GPU, and the L2 footprint\n"
+            "past which re-reads miss; ld.shared / ldmatrix by width and warps per sub-partition;\n"
+            "the shared-memory port; shared load latency; FFMA and mma.sync rate and latency;\n"
+            "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
+            "add reduction; bar.sync; cluster remote arrive; kernel launch overhead and CTA start\n"
+            "spread; resident clusters.\n"
+            "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
+            "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
+            "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
+            "                 smem_latency math mbarrier cpasync store barsync cluster launch clusters\n"
+            "  --format F     the table (default), json or csv on stdout\n"
+            "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
+}
+
+const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
+                               "mbarrier", "cpasync", "store",    "barsync",  "cluster", "launch",      "clusters"};
+
+} // namespace
+
+int hw_cmd_calibrate(int argc, char **argv)
+{
+    const char *out_path = NULL, *only = NULL, *format = "table";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--only") || !strcmp(argv[i], "--format")) && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(argv[i - 1], "-o"))
+                out_path = v;
+            else if (!strcmp(argv[i - 1], "--only"))
+                only = v;
+            else
+                format = v;
+            continue;
+        }
+        fprintf(stderr, "tmahw calibrate: '%s': unknown flag or missing value (see --help)\n", argv[i]);
+        return EXIT_BAD;
+    }
+    if (strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "csv")) {
+        fprintf(stderr, "tmahw calibrate: field '--format' = '%s' (allowed table, json, csv)\n", format);
+        return EXIT_BAD;
+    }
+    std::vector<int> run(sizeof BENCHES / sizeof BENCHES[0], only ? 0 : 1);
+    for (const char *p = only; p && *p;) {
+        size_t n = strcspn(p, ","), k = 0;
+        for (; k < run.size() && (strlen(BENCHES[k]) != n || strncmp(p, BENCHES[k], n)); k++)
+            ;
+        if (k == run.size()) {
+            fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
+                            "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, launch, clusters)\n",
+                    (int)n, p);
+            return EXIT_BAD;
+        }
+        run[k] = 1;
+        p += n + (p[n] == ',');
+    }
+    if (out_path) {   /* checked before the work: the directory must take a file */
+        std::string probe = fmt("%s.tmp.%d", out_path, (int)getpid());
+        FILE *f = fopen(probe.c_str(), "w");
+        if (!f) {
+            fprintf(stderr, "tmahw calibrate: -o '%s': cannot write there\n", out_path);
+            return EXIT_BAD;
+        }
+        fclose(f);
+        remove(probe.c_str());
+    }
+    hw_device dev;
+    char msg[256];
+    if (hw_open(&dev, msg, sizeof msg)) {
+        fprintf(stderr, "tmahw calibrate: no GPU: %s\n", msg);
+        return EXIT_BAD;
+    }
+    ctx c;
+    cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, 0);
+    const size_t big_bytes = 1ull << 30, flush_bytes = 256ull << 20;
+    void *big = NULL, *flush = NULL;
+    if (c.sms > 132 * 2 || cudaMalloc(&c.dout, OUT_WORDS * 8) != cudaSuccess || cudaMalloc(&c.dsink, 64) != cudaSuccess ||
+        cudaMalloc(&big, big_bytes) != cudaSuccess || cudaMalloc(&flush, flush_bytes) != cudaSuccess) {
+        fprintf(stderr, "tmahw calibrate: cannot allocate the benchmarks' 1.3 GiB of device memory\n");
+        return EXIT_BAD;
+    }
+    cudaMemset(big, 0, big_bytes);
+    c.hout.resize(OUT_WORDS);
+    const int tty = isatty(2);
+    for (size_t k = 0; k < run.size(); k++) {
+        if (!run[k])
+            continue;
+        if (tty)
+            fprintf(stderr, "\rcalibrate: %-14s (%zu of %zu)", BENCHES[k], k + 1, run.size());
+        const std::string b = BENCHES[k];
+        c.err.clear();
+        int rc = b == "clock" ? b_clock(c) : b == "d2d" ? b_d2d(c) : b == "tma_latency" ? b_tma_latency(c, big, flush, flush_bytes)
+               : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
+               : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
+               : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
+               : b == "launch" ? b_launch(c) : b_clusters(c);
+        if (rc) {
+            c.failed.push_back(b + ": " + c.err);
+            cudaGetLastError();
+            if (cudaDeviceSynchronize() != cudaSuccess)
+                break;   /* the context is gone: the rest cannot run */
+        }
+    }
+    if (tty)
+        fprintf(stderr, "\r%60s\r", "");
+    cudaFree(big);
+    cudaFree(flush);
+    cudaFree(c.dout);
+    cudaFree(c.dsink);
+    if (!strcmp(format, "json"))
+        print_json(c, stdout);
+    else if (!strcmp(format, "csv"))
+        print_csv(c, stdout);
+    else
+        print_table(c, stdout);
+    for (const std::string &s : c.failed)
+        fprintf(stderr, "tmahw calibrate: %s\n", s.c_str());
+    std::string err;
+    if (out_path && write_params(c, out_path, dev, err)) {
+        fprintf(stderr, "tmahw calibrate: %s\n", err.c_str());
+        return EXIT_BAD;
+    }
+    hw_close(&dev);
+    return c.failed.empty() ? EXIT_OK : EXIT_FINDING;
+}

@@ -1,0 +1,499 @@
+/* calib_kern: the microbenchmark kernels of `tmahw calibrate` (hw/calib.cu). Each kernel
+ * isolates one mechanism and writes raw clocks; the host turns them into parameters.
+ * Clocks: %clock64 (SM cycles) for short spans on one SM, %globaltimer (ns) for spans that
+ * cross SMs. Instruction sequences that the simulator charges "as the generated kernel issues
+ * them" (the read loop's fold, the FFMA chains, the arrive with its over-arrival check) are
+ * written here the same way as in hw/run_kernel.cuh. */
+#ifndef TMASCOPE_CALIB_KERN_CUH
+#define TMASCOPE_CALIB_KERN_CUH
+
+#include <cuda.h>
+#include <stdint.h>
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+__device__ __forceinline__ u64 ck_clk(void)
+{
+    u64 t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ u64 ck_gtm(void)
+{
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ u32 ck_sa(const void *p)
+{
+    return (u32)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void ck_bar_init(u32 b, u32 n)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(n) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+__device__ __forceinline__ void ck_expect(u32 b, u32 tx)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(tx) : "memory");
+}
+__device__ __forceinline__ void ck_arrive(u32 b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+}
+__device__ __forceinline__ void ck_wait(u32 b, u32 parity)
+{
+    asm volatile("{\n\t.reg .pred p;\n\tW_%=:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
+                 "@!p bra W_%=;\n\t}" ::"r"(b), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void ck_spin(u32 b, u32 parity)
+{
+    asm volatile("{\n\t.reg .pred p;\n\tS_%=:\n\t"
+                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
+                 "@!p bra S_%=;\n\t}" ::"r"(b), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void ck_wait_cluster(u32 b, u32 parity)
+{
+    asm volatile("{\n\t.reg .pred p;\n\tW_%=:\n\t"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1;\n\t"
+                 "@!p bra W_%=;\n\t}" ::"r"(b), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void ck_tma_load(u32 dst, const CUtensorMap *m, int x, int y, u32 bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"((u64)m), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+}
+__device__ __forceinline__ u32 ck_align1k(const void *p)
+{
+    return (ck_sa(p) + 1023u) & ~1023u;
+}
+
+/* Per-SM clock rate under load: every CTA runs FFMA chains and reads both clocks. */
+__global__ void ck_clock(int n, u64 *out, float *sink)
+{
+    u64 c0 = ck_clk(), g0 = ck_gtm();
+    float a = (float)threadIdx.x, b = a + 1.f, c = a + 2.f, d = a + 3.f;
+    for (int i = 0; i < n; i++) {
+        a = a * 0.999f + 0.5f;
+        b = b * 0.999f + 0.5f;
+        c = c * 0.999f + 0.5f;
+        d = d * 0.999f + 0.5f;
+    }
+    u64 c1 = ck_clk(), g1 = ck_gtm();
+    if (a + b + c + d == 1234.5f)
+        sink[0] = a;
+    if (threadIdx.x == 0) {
+        out[2 * blockIdx.x] = c1 - c0;
+        out[2 * blockIdx.x + 1] = g1 - g0;
+    }
+}
+
+/* One TMA load at a time from one thread: issue (with its expect_tx) to the full barrier's
+ * phase, in cycles. Copy i reads rows (i x row_step) mod rows_mod: step 0 re-reads one box
+ * (in L2 after the first copy), a large step reads boxes the L2 does not hold. */
+__global__ void ck_tma_latency(const __grid_constant__ CUtensorMap m, int n, long long row_step, long long rows_mod,
+                               u32 bytes, u64 *out)
+{
+    extern __shared__ unsigned char smem[];
+    __shared__ __align__(8) u64 bar;
+    if (threadIdx.x)
+        return;
+    const u32 dst = ck_align1k(smem), b = ck_sa(&bar);
+    ck_bar_init(b, 1);
+    for (int i = 0; i < n; i++) {
+        const int row = (int)(((long long)i * row_step) % rows_mod);
+        u64 t0 = ck_clk();
+        ck_expect(b, bytes);
+        ck_tma_load(dst, &m, 0, row, b);
+        ck_wait(b, (u32)i & 1u);
+        out[i] = ck_clk() - t0;
+    }
+}
+
+/* TMA fill rate: one thread per CTA keeps `stages` box loads in flight (a ring of full
+ * barriers); copy j of CTA c reads box (c + j x grid) mod boxes, the walk of tmahw run's
+ * kernel, so `boxes` sets the footprint the grid cycles through. SPIN 1 polls with test_wait
+ * instead of try_wait (which may suspend the thread). Odd copies use m2 (the same map, or a
+ * second descriptor of the same tensor). */
+template <int SPIN>
+__global__ void ck_tma_fill(const __grid_constant__ CUtensorMap m, const __grid_constant__ CUtensorMap m2, int n,
+                            int stages, int box_rows, u32 bytes, long long boxes, u64 *out)
+{
+    extern __shared__ unsigned char smem[];
+    __shared__ __align__(8) u64 bars[16];
+    if (threadIdx.x)
+        return;
+    const u32 base = ck_align1k(smem);
+    for (int s = 0; s < stages; s++)
+        ck_bar_init(ck_sa(&bars[s]), 1);
+    u64 g0 = ck_gtm(), c0 = ck_clk();
+    for (int j = 0; j < stages && j < n; j++) {
+        const long long box = ((long long)blockIdx.x + (long long)j * gridDim.x) % boxes;
+        ck_expect(ck_sa(&bars[j]), bytes);
+        ck_tma_load(base + (u32)j * bytes, j & 1 ? &m2 : &m, 0, (int)(box * box_rows), ck_sa(&bars[j]));
+    }
+    for (int j = 0; j < n; j++) {
+        const int s = j % stages;
+        if (SPIN)
+            ck_spin(ck_sa(&bars[s]), (u32)(j / stages) & 1u);
+        else
+            ck_wait(ck_sa(&bars[s]), (u32)(j / stages) & 1u);
+        const int jn = j + stages;
+        if (jn < n) {
+            const long long box = ((long long)blockIdx.x + (long long)jn * gridDim.x) % boxes;
+            ck_expect(ck_sa(&bars[s]), bytes);
+            ck_tma_load(base + (u32)s * bytes, jn & 1 ? &m2 : &m, 0, (int)(box * box_rows), ck_sa(&bars[s]));
+        }
+    }
+    u64 c1 = ck_clk(), g1 = ck_gtm();
+    out[3 * blockIdx.x] = g0;
+    out[3 * blockIdx.x + 1] = g1;
+    out[3 * blockIdx.x + 2] = c1 - c0;
+}
+
+/* Ends a timed span after `dep` is available: a warp issues in order, so the clock read
+ * after a volatile store of dep waits for every load or instruction dep depends on. */
+__device__ __forceinline__ u64 ck_clk_after(u32 dep, u32 *sink)
+{
+    asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(sink), "r"(dep) : "memory");
+    return ck_clk();
+}
+
+/* Shared-memory reads, 8 per trip at per-lane offsets held in registers, volatile so that
+ * every trip loads again. OP: 0 ld.shared.u32, 1 .v2, 2 .v4, 3/4/5 ldmatrix x1/x2/x4, 6
+ * ld.shared.u32 with all 32 lanes in one bank (32 wavefronts). FOLD 0: the loaded words go
+ * into 8 independent XOR accumulators (the LSU and the port alone); FOLD 1: each load is
+ * folded into one checksum as the generated consumer does (a dependent multiply-add chain
+ * per loaded word). out: each warp's start and end clock. */
+template <int OP, int FOLD>
+__global__ void ck_lds(int reps, u64 *out, u32 *sink)
+{
+    extern __shared__ __align__(16) u32 sw[];
+    for (u32 i = threadIdx.x; i < 8192; i += blockDim.x)
+        sw[i] = i * 2654435761u;
+    __syncthreads();
+    const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5, base = ck_sa(sw);
+    const u32 per_lane = OP == 0 ? 4 : OP == 1 ? 8 : OP == 6 ? 128 : 16, stride = OP == 6 ? 4 : per_lane * 32;
+    u32 off[8], acc[8];
+#pragma unroll
+    for (u32 q = 0; q < 8; q++) {
+        off[q] = (q * stride + lane * per_lane) % 32768u;
+        acc[q] = q;
+    }
+    u32 sum = lane;
+    u64 t0 = ck_clk();
+    for (int r = 0; r < reps; r++) {
+        /* ldmatrix has no volatile form: each trip reads another 8 KiB quarter */
+        const u32 ldsm_step = ((u32)r & 3u) << 13;
+#pragma unroll
+        for (u32 q = 0; q < 8; q++) {
+            const u32 a = base + off[q], w0 = ((q * 32 + lane) * 4) * 2 + 1;
+            u32 x = 0, y = 0, z = 0, w = 0;
+            if (OP == 0 || OP == 6)
+                asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
+            else if (OP == 1)
+                asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
+            else if (OP == 2)
+                asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a) : "memory");
+            else if (OP == 3)
+                asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(x) : "r"(a + ldsm_step)
+                             : "memory");
+            else if (OP == 4)
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(x), "=r"(y)
+                             : "r"(a + ldsm_step) : "memory");
+            else
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a + ldsm_step) : "memory");
+            if (FOLD) {
+                const int words = OP == 0 || OP == 3 || OP == 6 ? 1 : OP == 1 || OP == 4 ? 2 : 4;
+                sum += x * w0;
+                if (words > 1)
+                    sum += y * (w0 + 2);
+                if (words > 2)
+                    sum += z * (w0 + 4) + w * (w0 + 6);
+            } else {
+                acc[q] ^= x ^ y ^ z ^ w;
+            }
+        }
+    }
+#pragma unroll
+    for (u32 q = 0; q < 8; q++)
+        sum ^= acc[q];
+    u64 t1 = ck_clk_after(sum, sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + warp) * 2] = t0;
+        out[(blockIdx.x * 32 + warp) * 2 + 1] = t1;
+    }
+}
+
+/* Shared-memory load latency: one lane follows a chain of dependent ld.shared.u32. */
+__global__ void ck_smem_chase(int hops, u64 *out, u32 *sink)
+{
+    __shared__ u32 next[1024];
+    for (u32 i = threadIdx.x; i < 1024; i += blockDim.x)
+        next[i] = (i * 97u + 13u) & 1023u;
+    __syncthreads();
+    if (threadIdx.x)
+        return;
+    u32 i = 0, a = ck_sa(next);
+    u64 t0 = ck_clk();
+    for (int h = 0; h < hops; h++)
+        asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(i) : "r"(a + i * 4u) : "memory");
+    u64 t1 = ck_clk_after(i, sink);
+    out[0] = t1 - t0;
+}
+
+/* FFMA as the generated math block issues it: 8 independent chains per warp. */
+__global__ void ck_ffma(int n8, u64 *out, float *sink)
+{
+    const u32 lane = threadIdx.x & 31;
+    float a0 = (float)lane, a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f, a6 = a0 + 6.f,
+          a7 = a0 + 7.f;
+    const float m = 0.999f, c = 0.5f;
+    u64 t0 = ck_clk();
+    for (int n = 0; n < n8; n++)
+        asm volatile("fma.rn.f32 %0, %0, %8, %9;\n\tfma.rn.f32 %1, %1, %8, %9;\n\t"
+                     "fma.rn.f32 %2, %2, %8, %9;\n\tfma.rn.f32 %3, %3, %8, %9;\n\t"
+                     "fma.rn.f32 %4, %4, %8, %9;\n\tfma.rn.f32 %5, %5, %8, %9;\n\t"
+                     "fma.rn.f32 %6, %6, %8, %9;\n\tfma.rn.f32 %7, %7, %8, %9;"
+                     : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7)
+                     : "f"(m), "f"(c));
+    const float r = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+    u64 t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
+    }
+}
+
+/* mma.sync.m16n8k16 f32 += f16 x f16 into CHAINS independent accumulators per warp. */
+template <int CHAINS>
+__global__ void ck_mma(int n, u64 *out, float *sink)
+{
+    const u32 lane = threadIdx.x & 31;
+    float d[CHAINS][4] = {};
+    const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+    u64 t0 = ck_clk();
+    for (int i = 0; i < n; i++) {
+#pragma unroll
+        for (int q = 0; q < CHAINS; q++)
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                         "{%8, %9}, {%0, %1, %2, %3};"
+                         : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+    float r = 0.f;
+#pragma unroll
+    for (int q = 0; q < CHAINS; q++)
+        r += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+    u64 t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
+    }
+}
+
+/* mbarrier costs, one CTA of 2 warps, lane 0 of each:
+ * out[0] cycles of 256 local arrives that read the returned state (pending_count, the
+ *        generated kernel's over-arrival check); out[1] 256 arrives without a result;
+ * out[2] 256 arrive.expect_tx; out[3] a 128-round ping-pong between the warps' lanes 0
+ *        (arrive on the other's barrier, try_wait on its own): 256 hand-offs. */
+__global__ void ck_mbar(u64 *out, u32 *sink)
+{
+    __shared__ __align__(8) u64 bars[5];
+    const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) {
+        ck_bar_init(ck_sa(&bars[0]), 1u << 19);
+        ck_bar_init(ck_sa(&bars[1]), 1u << 19);
+        ck_bar_init(ck_sa(&bars[2]), 1u << 19);
+        ck_bar_init(ck_sa(&bars[3]), 1);
+        ck_bar_init(ck_sa(&bars[4]), 1);
+    }
+    __syncthreads();
+    if (warp == 0 && lane == 0) {
+        u32 acc = 0;
+        u64 t0 = ck_clk();
+        for (int i = 0; i < 256; i++) {
+            u64 st;
+            u32 pc;
+            asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(st) : "r"(ck_sa(&bars[0])) : "memory");
+            asm volatile("mbarrier.pending_count.b64 %0, %1;" : "=r"(pc) : "l"(st));
+            acc += pc;
+        }
+        u64 t1 = ck_clk();
+        for (int i = 0; i < 256; i++)
+            ck_arrive(ck_sa(&bars[1]));
+        u64 t2 = ck_clk();
+        for (int i = 0; i < 256; i++)
+            ck_expect(ck_sa(&bars[2]), 16);
+        u64 t3 = ck_clk();
+        out[0] = t1 - t0;
+        out[1] = t2 - t1;
+        out[2] = t3 - t2;
+        sink[0] = acc;
+    }
+    __syncthreads();
+    if (lane == 0) {
+        const u32 mine = ck_sa(&bars[3 + warp]), other = ck_sa(&bars[4 - warp]);
+        u64 t0 = ck_clk();
+        for (u32 i = 0; i < 128; i++) {
+            if (warp == 0) {
+                ck_arrive(other);
+                ck_wait(mine, i & 1u);
+            } else {
+                ck_wait(mine, i & 1u);
+                ck_arrive(other);
+            }
+        }
+        if (warp == 0)
+            out[3] = ck_clk() - t0;
+    }
+}
+
+/* cp.async.cg of 16 bytes per lane: each warp copies batches of 8 instructions (4 KB) into
+ * its own double buffer, commit group per batch, wait_group 1; source warp w of CTA c at
+ * ((c x warps + w) x 8 KB + batch x 4 KB) mod footprint. out per warp: cycles of the first
+ * batch's 8 instructions (issue), cycles of the whole loop; per CTA the globaltimer span. */
+__global__ void ck_cpasync(const unsigned char *g, int batches, unsigned long long footprint, u64 *out)
+{
+    extern __shared__ __align__(16) unsigned char cbuf[];
+    const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    const u32 buf = ck_sa(cbuf) + warp * 8192u;
+    const unsigned long long wbase = ((unsigned long long)blockIdx.x * nw + warp) * 8192ull;
+    __syncthreads();
+    u64 g0 = ck_gtm(), t0 = ck_clk(), t_issue = 0;
+    for (int j = 0; j < batches; j++) {
+        const unsigned char *src = g + (wbase + (unsigned long long)j * 4096ull) % footprint;
+        const u32 dst = buf + (u32)(j & 1) * 4096u;
+        u64 ti = ck_clk();
+#pragma unroll
+        for (u32 q = 0; q < 8; q++)
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst + q * 512u + lane * 16u),
+                         "l"(src + q * 512u + lane * 16u)
+                         : "memory");
+        if (j == 0)
+            t_issue = ck_clk() - ti;
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        asm volatile("cp.async.wait_group 1;" ::: "memory");
+    }
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    u64 t1 = ck_clk();
+    __syncthreads();
+    u64 g1 = ck_gtm();
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + warp) * 2] = t_issue;
+        out[(blockIdx.x * 32 + warp) * 2 + 1] = t1 - t0;
+    }
+    if (threadIdx.x == 0) {
+        out[gridDim.x * 64 + blockIdx.x * 2] = g0;
+        out[gridDim.x * 64 + blockIdx.x * 2 + 1] = g1;
+    }
+}
+
+/* TMA store (op 0) or add reduction (op 1) of one box from one thread: issue to
+ * wait_group.read (the generated kernel's wait before the stage is released) in out[2i],
+ * and issue to wait_group 0 (the writes complete) in out[2i+1], in separate trips. */
+__global__ void ck_store(const __grid_constant__ CUtensorMap m, int n, int op, int box_rows, u64 *out)
+{
+    extern __shared__ unsigned char smem[];
+    if (threadIdx.x)
+        return;
+    const u32 src = ck_align1k(smem);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    for (int i = 0; i < 2 * n; i++) {
+        const int row = (i % 64) * box_rows;
+        u64 t0 = ck_clk();
+        if (op == 0)
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                             (u64)&m),
+                         "r"(0), "r"(row), "r"(src)
+                         : "memory");
+        else
+            asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                             (u64)&m),
+                         "r"(0), "r"(row), "r"(src)
+                         : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        if (i & 1)
+            asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+        else
+            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        out[i] = ck_clk() - t0;
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+}
+
+/* bar.sync of all the CTA's warps, 256 times. */
+__global__ void ck_barsync(u64 *out)
+{
+    u64 t0 = ck_clk();
+    for (int i = 0; i < 256; i++)
+        __syncthreads();
+    u64 t1 = ck_clk();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = t1 - t0;
+}
+
+/* Cluster of 2: out[0] cycles of 64 arrive.release.cluster on the peer's barrier (warp time);
+ * out[1] a 128-round ping-pong of remote arrives between the ranks' lanes 0 (256 hand-offs). */
+__global__ void ck_cluster(u64 *out)
+{
+    __shared__ __align__(8) u64 bars[3];
+    u32 rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    if (threadIdx.x == 0) {
+        ck_bar_init(ck_sa(&bars[0]), 1u << 19);
+        ck_bar_init(ck_sa(&bars[1]), 1);
+        ck_bar_init(ck_sa(&bars[2]), 1);
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    if (threadIdx.x == 0) {
+        u32 peer_many, peer_pp;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer_many) : "r"(ck_sa(&bars[0])), "r"(rank ^ 1u));
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer_pp) : "r"(ck_sa(&bars[1 + rank])), "r"(rank ^ 1u));
+        const u32 mine = ck_sa(&bars[2 - rank]);
+        u64 t0 = ck_clk();
+        for (int i = 0; i < 64; i++)
+            asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer_many) : "memory");
+        u64 t1 = ck_clk();
+        asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+        u64 t2 = ck_clk();
+        for (u32 i = 0; i < 128; i++) {
+            if (rank == 0) {
+                asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer_pp) : "memory");
+                ck_wait_cluster(mine, i & 1u);
+            } else {
+                ck_wait_cluster(mine, i & 1u);
+                asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer_pp) : "memory");
+            }
+        }
+        u64 t3 = ck_clk();
+        if (rank == 0 && blockIdx.x < 2) {
+            out[0] = t1 - t0;
+            out[1] = t3 - t2;
+        }
+    } else {
+        asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+/* Every CTA spins for spin_ns and keeps its globaltimer start and end: the kernel's time
+ * outside its CTAs and the spread of the first wave's starts. */
+__global__ void ck_span(u64 spin_ns, u64 *out)
+{
+    u64 g0 = ck_gtm(), g1 = g0;
+    if (threadIdx.x == 0) {
+        while (g1 - g0 < spin_ns)
+            g1 = ck_gtm();
+        out[2 * blockIdx.x] = g0;
+        out[2 * blockIdx.x + 1] = g1;
+    }
+}
+
+#endif
