@@ -198,13 +198,14 @@ int b_tma_latency(ctx &c, void *big, void *flush, size_t flush_bytes)
  * the aggregate rate (bytes / globaltimer span) and each CTA's own rate in *per_cta */
 int fill_run(ctx &c, const CUtensorMap &m, int grid, int n, int stages, long long boxes, double *agg,
              std::vector<double> *per_cta, uint32_t bytes = 16384, int box_rows = 64, int spin = 0,
-             const CUtensorMap *m2 = NULL)
+             const CUtensorMap *m2 = NULL, int warps = 1)
 {
     const CUtensorMap &odd = m2 ? *m2 : m;
+    const size_t sm = (size_t)warps * stages * bytes + 1024;
     if (spin)
-        ck_tma_fill<1><<<grid, 32, (size_t)stages * bytes + 1024>>>(m, odd, n, stages, box_rows, bytes, boxes, c.dout);
+        ck_tma_fill<1><<<grid, 32 * warps, sm>>>(m, odd, n, stages, box_rows, bytes, boxes, c.dout);
     else
-        ck_tma_fill<0><<<grid, 32, (size_t)stages * bytes + 1024>>>(m, odd, n, stages, box_rows, bytes, boxes, c.dout);
+        ck_tma_fill<0><<<grid, 32 * warps, sm>>>(m, odd, n, stages, box_rows, bytes, boxes, c.dout);
     if (fetch(c, 3 * (size_t)grid))
         return -1;
     u64 g0 = ~0ull, g1 = 0;
@@ -212,16 +213,16 @@ int fill_run(ctx &c, const CUtensorMap &m, int grid, int n, int stages, long lon
         g0 = std::min(g0, c.hout[3 * b]);
         g1 = std::max(g1, c.hout[3 * b + 1]);
         if (per_cta)
-            per_cta->push_back((double)n * bytes / ((double)c.hout[3 * b + 2] / c.ghz));
+            per_cta->push_back((double)warps * n * bytes / ((double)c.hout[3 * b + 2] / c.ghz));
     }
-    *agg = (double)grid * n * bytes / (double)(g1 - g0);
+    *agg = (double)grid * warps * n * bytes / (double)(g1 - g0);
     return 0;
 }
 
-/* The TMA unit's time per box by shape: one CTA keeps 104-208 KiB of boxes in flight from
- * L2 and polls its full barriers. Boxes of 2-32 KiB with inner rows of 32-256 B and 8-256
- * rows each take the same time (the unit's per-box time); a 64 KiB box takes longer, by
- * its bytes (the unit's byte rate). */
+/* TMA time per box by shape: one thread keeps 104-208 KiB of boxes in flight from L2 and
+ * polls its full barriers. Boxes of 2-32 KiB with inner rows of 32-256 B and 8-256 rows
+ * each take the same time, and more threads divide it: a thread's copies complete one after
+ * another. Then many threads with one box each give the SM's byte rate. */
 int fill_shapes(ctx &c, void *big)
 {
     const uint32_t pts[][2] = {{8, 256}, {8, 128}, {16, 256}, {16, 64}, {32, 128}, {32, 32},
@@ -244,13 +245,13 @@ int fill_shapes(ctx &c, void *big)
             if (fill_run(c, m, 1, 1000, stages, 64, &a, &r, bytes, (int)rows) ||
                 fill_run(c, m, 1, 1000, stages, 64, &a, &rs, bytes, (int)rows, 1))
                 return -1;
-        const double ns = bytes / quantile(rs, 0.5);
+        const double ns = bytes / quantile(r, 0.5);
         if (bytes <= 32768)
             small.push_back(ns);
         else
             big_ns = ns;
-        list += fmt("%s%u B x %u rows %.0f ns (try_wait %.0f)", k ? ", " : "", inner * 4, rows, ns,
-                    bytes / quantile(r, 0.5));
+        list += fmt("%s%u B x %u rows %.0f ns (test_wait polling %.0f)", k ? ", " : "", inner * 4, rows, ns,
+                    bytes / quantile(rs, 0.5));
     }
     {   /* the same with a 128B-swizzled box of 128-byte rows */
         CUtensorMap m;
@@ -264,12 +265,61 @@ int fill_shapes(ctx &c, void *big)
         add1(c, "tma_fill", "tma_box_128b_ns", "ns", false, 8192 / quantile(rs, 0.5),
              "as tma_box_ns, 8 KiB boxes of 64 rows of 128 B under SWIZZLE_128B: ns per box");
     }
-    add(c, "tma_fill", "tma_box_ns", "ns", true, small,
-        fmt("one CTA keeping 104-208 KiB of TMA loads in flight from L2, polling with test_wait: ns per box, the "
-            "median over the boxes of 2-32 KiB, whose time depends on neither rows nor bytes (%s)",
-            list.c_str()));
-    add1(c, "tma_fill", "tma_bytes_per_ns_sm", "B/ns", true, 65536.0 / big_ns,
-         fmt("the same with 64 KiB boxes (64 f32 x 256 rows), 3 in flight: 65536 B / %.0f ns per box", big_ns));
+    {   /* one SM, 1-8 issuing warps of one CTA, each with 2 boxes of 8 KiB in flight: the
+         * per-box time belongs to the issuing thread; then as many threads as it takes to
+         * find the SM's own byte rate */
+        CUtensorMap m;
+        if (encode_rows(c, big, 64, (64ull << 20) / 256, 32, &m))
+            return -1;
+        std::string pts;
+        for (int w = 1; w <= 8; w *= 2) {
+            std::vector<double> rs;
+            double a;
+            for (int rep = 0; rep < 3; rep++)
+                if (fill_run(c, m, 1, 500, 2, 256, &a, &rs, 8192, 32, 1, NULL, w))
+                    return -1;
+            pts += fmt("%s%d warps %.0f ns per box (%.0f B/ns)", w > 1 ? ", " : "", w, 8192 / quantile(rs, 0.5),
+                       quantile(rs, 0.5));
+        }
+        for (int st = 1; st <= 8; st *= 2) {
+            std::vector<double> rs;
+            double a;
+            for (int rep = 0; rep < 3; rep++)
+                if (fill_run(c, m, 1, 500, st, 256, &a, &rs, 8192, 32, 1, NULL, 1))
+                    return -1;
+            pts += fmt("; 1 warp, %d in flight: %.0f ns per box", st, 8192 / quantile(rs, 0.5));
+        }
+        add1(c, "tma_fill", "tma_box_warps", "-", false, 0,
+             fmt("one CTA on one SM, lane 0 of each of 1-8 warps keeping 2 boxes of 8 KiB in flight: the SM's "
+                 "time per box (%s)",
+                 pts.c_str()));
+        const int warps[3] = {8, 16, 32};
+        const uint32_t rows[3] = {64, 32, 16};
+        double best = 0;
+        std::string rp;
+        for (int k = 0; k < 3; k++) {
+            CUtensorMap mk;
+            if (encode_rows(c, big, 64, (64ull << 20) / 256, rows[k], &mk))
+                return -1;
+            std::vector<double> rs;
+            double a;
+            for (int rep = 0; rep < 3; rep++)
+                if (fill_run(c, mk, 1, 500, 1, 512, &a, &rs, rows[k] * 256, (int)rows[k], 1, NULL, warps[k]))
+                    return -1;
+            best = std::max(best, quantile(rs, 0.5));
+            rp += fmt("%s%d warps x %u KiB %.0f", k ? ", " : "", warps[k], rows[k] / 4, quantile(rs, 0.5));
+        }
+        add1(c, "tma_fill", "tma_bytes_per_ns_sm", "B/ns", true, best,
+             fmt("one CTA on one SM, lane 0 of 8-32 warps with one box each in flight (128 KiB) from L2: the most "
+                 "bytes per ns (%s); a lower bound of the SM's rate where the threads' per-box time still binds",
+                 rp.c_str()));
+    }
+    add(c, "tma_fill", "tma_box_ns", "ns", false, small,
+        fmt("one thread keeping 104-208 KiB of TMA loads in flight from L2, waiting with try_wait as the generated "
+            "kernels do: ns per box, the "
+            "median over the boxes of 2-32 KiB, whose time depends on neither rows nor bytes (%s; 64 KiB: %.0f "
+            "ns): one issuing thread's boxes complete one after another",
+            list.c_str(), big_ns));
     return 0;
 }
 

@@ -124,35 +124,42 @@ __global__ void ck_tma_fill(const __grid_constant__ CUtensorMap m, const __grid_
                             int stages, int box_rows, u32 bytes, long long boxes, u64 *out)
 {
     extern __shared__ unsigned char smem[];
-    __shared__ __align__(8) u64 bars[16];
-    if (threadIdx.x)
+    __shared__ __align__(8) u64 bars[64];   /* warps x stages <= 64 */
+    const u32 warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    if (threadIdx.x & 31)
         return;
-    const u32 base = ck_align1k(smem);
+    /* lane 0 of each warp issues its own ring of `stages` slots; copy j of warp w reads box
+     * (cta + (j x warps + w) x grid) mod boxes */
+    const u32 base = ck_align1k(smem) + warp * (u32)stages * bytes;
+    u64 *wb = bars + warp * (u32)stages;
     for (int s = 0; s < stages; s++)
-        ck_bar_init(ck_sa(&bars[s]), 1);
+        ck_bar_init(ck_sa(&wb[s]), 1);
     u64 g0 = ck_gtm(), c0 = ck_clk();
+    auto box_of = [&](int j) {
+        return (((long long)j * nw + warp) * gridDim.x + blockIdx.x) % boxes;
+    };
     for (int j = 0; j < stages && j < n; j++) {
-        const long long box = ((long long)blockIdx.x + (long long)j * gridDim.x) % boxes;
-        ck_expect(ck_sa(&bars[j]), bytes);
-        ck_tma_load(base + (u32)j * bytes, j & 1 ? &m2 : &m, 0, (int)(box * box_rows), ck_sa(&bars[j]));
+        ck_expect(ck_sa(&wb[j]), bytes);
+        ck_tma_load(base + (u32)j * bytes, j & 1 ? &m2 : &m, 0, (int)(box_of(j) * box_rows), ck_sa(&wb[j]));
     }
     for (int j = 0; j < n; j++) {
         const int s = j % stages;
         if (SPIN)
-            ck_spin(ck_sa(&bars[s]), (u32)(j / stages) & 1u);
+            ck_spin(ck_sa(&wb[s]), (u32)(j / stages) & 1u);
         else
-            ck_wait(ck_sa(&bars[s]), (u32)(j / stages) & 1u);
+            ck_wait(ck_sa(&wb[s]), (u32)(j / stages) & 1u);
         const int jn = j + stages;
         if (jn < n) {
-            const long long box = ((long long)blockIdx.x + (long long)jn * gridDim.x) % boxes;
-            ck_expect(ck_sa(&bars[s]), bytes);
-            ck_tma_load(base + (u32)s * bytes, jn & 1 ? &m2 : &m, 0, (int)(box * box_rows), ck_sa(&bars[s]));
+            ck_expect(ck_sa(&wb[s]), bytes);
+            ck_tma_load(base + (u32)s * bytes, jn & 1 ? &m2 : &m, 0, (int)(box_of(jn) * box_rows), ck_sa(&wb[s]));
         }
     }
     u64 c1 = ck_clk(), g1 = ck_gtm();
-    out[3 * blockIdx.x] = g0;
-    out[3 * blockIdx.x + 1] = g1;
-    out[3 * blockIdx.x + 2] = c1 - c0;
+    if (warp == 0) {
+        out[3 * blockIdx.x] = g0;
+        out[3 * blockIdx.x + 1] = g1;
+        out[3 * blockIdx.x + 2] = c1 - c0;
+    }
 }
 
 /* Ends a timed span after `dep` is available: a warp issues in order, so the clock read
