@@ -7,66 +7,66 @@
 #include <string.h>
 
 #define P(field) offsetof(pipe_params, field)
-#define SHEET "shared/reference/hopper-facts.md"
-#define JIA "Jia et al., Dissecting the NVIDIA Volta/Turing GPU Architecture via Microbenchmarking, arXiv:1804.06826"
-#define PUB "published microbenchmarks quoted by " SHEET " (arXiv 2402.13499, 2501.12084)"
+#define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24), "
 
-/* Defaults marked "estimate" are leads for the hardware runner (issue 5) to replace
- * with measurements; the simulator's comparison against recorded traces is what
- * validates them. */
+/* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
+ * measured in the traces of the generated kernels (a cost of their loops as they run), or
+ * an estimate; estimates fitted on the corpus fit half say so. */
 static const params_info table[] = {
-    {"sm_count", P(sm_count), 132, "SMs", SHEET ": H100 SXM has 132 SMs"},
-    {"clock_ghz", P(clock_ghz), 1.98, "GHz", SHEET ": measured 1.98 GHz under load"},
-    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 3000, "B/ns", SHEET ": measured ~3.0 TB/s device-to-device copy, bytes read + written (datasheet 3.35)"},
-    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 5500, "B/ns",
-     "estimate (no measured L2 hit bandwidth in " SHEET "): about 1.8x the DRAM rate; re-measure"},
-    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 253, "B/ns",
-     "estimate bounded by " PUB ": shared-memory bandwidth ~128 B/cycle/SM, which TMA writes land in, x 1.98 GHz"},
-    {"hbm_latency_ns", P(hbm_latency_ns), 333, "ns",
-     SHEET ", measured: a 4 KB TMA box completes 320-350 ns after issue on an idle H100; the upper end taken for "
-     "DRAM (the sheet does not separate L2 from DRAM), less the 16.2 ns the model spends moving 4 KB at "
-     "tma_bytes_per_ns_sm (the model: 349 ns); the first load of a run (~540 ns) is not modelled"},
-    {"l2_latency_ns", P(l2_latency_ns), 304, "ns",
-     SHEET ", measured: the lower end (320 ns) of the same 4 KB TMA completion, less the model's 16.2 ns transfer"},
-    {"dsmem_latency_ns", P(dsmem_latency_ns), 100, "ns", PUB ": distributed shared memory ~180-210 cycles = 91-106 ns at 1.98 GHz"},
+    {"sm_count", P(sm_count), 132, "SMs",
+     "cudaDevAttrMultiProcessorCount (tmahw calibrate, traces/h100/calibration): 132 on the H100 SXM and the H200"},
+    {"clock_ghz", P(clock_ghz), 1.98, "GHz",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clock: clock64 over globaltimer of every SM running FFMA chains, median 1.980 GHz (the H200 1.980)"},
+    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 2984, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 (the corpus runs' own copies: median 2982)"},
+    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 7828, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_fill: 132 CTAs, one thread each keeping 12 TMA loads of 16 KiB in flight through an 8 MiB footprint: bytes per ns of the whole GPU"},
+    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 211, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_fill: one SM, lane 0 of 8, 16 or 32 warps with one box of 16, 8 or 4 KiB each in flight from L2: 211-213 B/ns whatever the split (one thread alone: one box per 275 ns, see tma_issue_ns)"},
+    {"hbm_latency_ns", P(hbm_latency_ns), 426, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_latency: one TMA load at a time of 1-32 KiB from DRAM (256 MiB written between sizes): intercept of issue-to-full-barrier time over bytes"},
+    {"l2_latency_ns", P(l2_latency_ns), 167, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: intercept of issue-to-full-barrier time over bytes (4 KiB: 185 ns)"},
+    {"dsmem_latency_ns", P(dsmem_latency_ns), 414, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), cluster: ping-pong of mbarrier.arrive.release.cluster between the lanes 0 of a cluster of 2 (one hand-off 444 ns) less wake_ns: a remote arrive reaching the peer"},
     {"tma_issue_ns", P(tma_issue_ns), 360, "ns",
      "measured: traces/h100/pipelines/, the producer's first to second tma_issue of a stage (two tensors): "
      "median 357 ns ws4_tma, 359 splitk_reduce, 366 compute_bound, 377 cluster2_multicast: warp time per "
-     "cp.async.bulk.tensor as the generated kernel issues it (tensor map passed as a __grid_constant__ parameter)"},
-    {"arrive_ns", P(arrive_ns), 73, "ns",
-     "measured: traces/h100/pipelines/cluster2_multicast.tmt, the rank-0 consumers' release of a stage to their own "
-     "CTA (local mbarrier.arrive) to their release to the peer: median 73 ns (p10 73, p90 73; 512 steps of CTAs 0-7): warp "
-     "time of a local arrive as the generated kernel issues it (hw/run_kernel.cuh release_upto), with its loop"},
-    {"wake_ns", P(wake_ns), 40, "ns", "estimate: try_wait loop wake-up after phase completion; re-measure"},
+     "cp.async.bulk.tensor as the generated kernel issues it (tensor map passed as a __grid_constant__ parameter) The same per-copy time shows without the generated loop: tmahw calibrate's tma_fill (traces/h100/calibration) has one thread's TMA loads complete one box per 275 ns whatever the box (2-32 KiB) and however many are in flight, and 1, 2, 4, 8 issuing warps of one SM divide it"},
+    {"arrive_ns", P(arrive_ns), 6.73, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
+    {"wake_ns", P(wake_ns), 29.85, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 673, "cycles",
      "measured: traces/h100/pipelines/cpasync_multistage.tmt, a warp copies its 4 KB share (8 cp.async of 16 B per "
      "lane) in 2.72 us (cpasync_issue of j to the unstalled read of j-1, CTA 0, iterations 20-21): 340 ns = 673 "
      "cycles per cp.async of the generated copy loop (each trip reads its chunk's offsets from a __device__ table, "
      "hw/run_kernel.cuh copy_share), not the LSU issue rate of a loop with its addresses in registers"},
-    {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1, "cycles",
-     PUB ": shared-memory bandwidth ~128 B/cycle/SM = one 128-byte wavefront per cycle"},
-    {"lsu_issue_cycles", P(lsu_issue_cycles), 19, "cycles",
-     "measured: traces/h100/pipelines/, a consumer warp's smem_read spans of conflict-free 16-byte ld.shared.v4 "
-     "take 19-21 cycles per instruction whether 2 or 4 warps read (so per warp, not the shared port): "
-     "consumer_swizzle_128b 4897 ns / 512 instructions, compute_bound 338 ns / 32, double_buffer 89 ns / 8; "
-     "the loads as the generated kernel issues them, each folded into the warp's checksum (hw/run_kernel.cuh "
-     "consume). Only 128-bit loads were recorded; the value is used for every width"},
-    {"ffma_cycles", P(ffma_cycles), 1, "cycles", "H100 whitepaper: 32 FP32 lanes per sub-partition = one warp FFMA per cycle"},
-    {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 1024, "flop/cycle",
-     "H100 whitepaper: 989 dense FP16 TFLOPS / (132 SMs x 4 sub-partitions x 1.83 GHz)"},
-    {"store_latency_ns", P(store_latency_ns), 500, "ns", "estimate: TMA store to L2 and bulk wait_group; re-measure"},
-    {"reduce_latency_ns", P(reduce_latency_ns), 700, "ns",
-     "estimate: a TMA store plus the L2 read-modify-write of the destination; re-measure"},
-    {"smem_latency_cycles", P(smem_latency_cycles), 30, "cycles",
-     PUB ": shared-memory load latency ~29-30 cycles (added once per stage's reads)"},
-    {"barsync_ns", P(barsync_ns), 20, "ns", "estimate: release of a CTA barrier (bar.sync), ~40 cycles; re-measure"},
-    {"cta_launch_spread_ns", P(cta_launch_spread_ns), 320, "ns",
-     SHEET ", measured: the CTAs of one 132-CTA launch started within about 320 ns (first-wave starts spread evenly)"},
+    {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1.014, "cycles",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), lds: 32 warps per SM issuing conflict-free ld.shared.v4 (4 wavefronts): 129.8 cycles per instruction per warp / 128 wavefronts; 16 warps of 32-way conflicting loads: 1.003"},
+    {"lsu_issue_cycles", P(lsu_issue_cycles), 7.1, "cycles",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), lds: one warp per sub-partition issuing conflict-free ld.shared.u32 (128 B per instruction): 7.1 cycles per instruction (v2 9.9, ldmatrix x2 9.3): the least a shared load costs its warp; wider loads cost their bytes at lsu_bytes_per_cycle_smsp"},
+    {"ffma_cycles", P(ffma_cycles), 1.193, "cycles",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), ffma: 8 independent FFMA chains per warp as the generated math block issues them, 4 warps per sub-partition: cycles per warp instruction on the sub-partition (1 warp 1.66, 2: 1.31, 8: 1.20)"},
+    {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 675, "flop/cycle",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), mma: mma.sync.m16n8k16 f32+=f16 in 4 chains per warp, 1-4 warps per sub-partition: the most flops per cycle per sub-partition (1 warp 620)"},
+    {"store_latency_ns", P(store_latency_ns), 92.4, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), store: one thread, a 4 KiB box by cp.async.bulk.tensor store: issue, commit, wait_group 0"},
+    {"reduce_latency_ns", P(reduce_latency_ns), 115.7, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), store: one thread, a 4 KiB box by cp.reduce.async.bulk.tensor .add (f32): issue, commit, wait_group 0"},
+    {"smem_latency_cycles", P(smem_latency_cycles), 28.6, "cycles",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), smem_latency: one lane following 4096 dependent ld.shared.u32"},
+    {"barsync_ns", P(barsync_ns), 18.1, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), barsync: bar.sync of every warp of a CTA, one CTA per SM: the median over 4, 8, 16, 32 warps (10.1, 14.1, 22.2, 38.4 ns)"},
+    {"cta_launch_spread_ns", P(cta_launch_spread_ns), 96, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), launch: a 132-CTA launch of CTAs spinning 20 us: first to last CTA start on globaltimer"},
     {"mma_latency_cycles", P(mma_latency_cycles), 27.3, "cycles",
      "measured: traces/h100/pipelines/compute_bound.tmt, math span 14172 ns for 4096 mma.sync.m16n8k16 per warp "
      "in 4 independent accumulator chains (hw/run_kernel.cuh MATH 2), one warp per sub-partition: "
      "(14172 ns - the 40 ns tail) x 1.98 GHz / 4096 = 6.83 cycles per mma = 27.3 / 4 chains; "
-     "ws4_tma and cluster2_multicast (256 mma: 905-909 ns) agree within 3%"},
+     "ws4_tma and cluster2_multicast (256 mma: 905-909 ns) agree within 3%. tmahw calibrate's mma benchmark "
+     "(traces/h100/calibration) gives 26.4 for the same 4 chains of one warp outside the generated kernel "
+     "(6.6 cycles per mma) and 24.4 cycles per mma for one dependent chain"},
     {"math_tail_cycles", P(math_tail_cycles), 80, "cycles",
      "measured: traces/h100/pipelines/double_buffer.tmt math 170 ns for 256 FFMA (129 ns at 1 per cycle) and "
      "cpasync_multistage.tmt 300 ns for 512 (259 ns): +41 ns = 80 cycles per block, the generated kernel's sum "
@@ -74,47 +74,46 @@ static const params_info table[] = {
     {"expect_tx_ns", P(expect_tx_ns), 215, "ns",
      "measured: traces/h100/pipelines/, the producer's expect_tx to its first tma_issue of the stage: median "
      "198-232 ns over consumer_swizzle_128b, double_buffer, memory_bound, streaming, ws4_tma, splitk_reduce, "
-     "compute_bound (215 memory_bound)"},
-    {"remote_arrive_ns", P(remote_arrive_ns), 349, "ns",
-     "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's remote arrive.expect_tx.release.cluster "
-     "to the start of its copy loop: median 349 ns (p10 343, p90 358); independent check, the consumers' "
-     "release.cluster arrive on the peer's empty barrier in cluster2_multicast.tmt: the rank-1 consumers' remote "
-     "release to their local one, median 396 ns (p10 387, p90 405) incl. the loop (~323 ns beyond arrive_ns), and the step from the "
-     "math's end to the next read, 719 ns there against 350 ns in ws4_tma.tmt (local release only): +369 ns"},
-    {"consume_step_ns", P(consume_step_ns), 277, "ns",
-     "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the "
-     "stage is already full (no stall): median 350 ns (p10 349, 1008 steps of CTAs 0-7) = arrive_ns (73) + 277: the "
-     "generated consume loop (hw/run_kernel.cuh: release, deferred event stores, the non-blocking test_wait "
-     "probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same "
-     "measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b "
-     "and _none 275, cluster2_multicast 719 = 73 + remote_arrive_ns + 297. The commit-group loop (cpasync_wait_prior: "
-     "math end to the next cpasync_issue median 42 ns, p10 41, p90 43) has no mbarrier step and does not get it. Includes the recording's "
-     "share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
+     "compute_bound (215 memory_bound) (the instruction alone: 4.0 ns in tmahw calibrate's mbarrier benchmark, so the rest is the generated producer's work before its first copy)"},
+    {"remote_arrive_ns", P(remote_arrive_ns), 348, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
+    {"consume_step_ns", P(consume_step_ns), 343, "ns",
+     "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the stage is already full (no stall): median 350 ns (p10 349, 1008 steps of CTAs 0-7), less arrive_ns (6.7, tmahw calibrate): the generated consume loop (hw/run_kernel.cuh: release, deferred event stores, the non-blocking test_wait probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b and _none 275, cluster2_multicast 719. The commit-group loop (math end to the next cpasync_issue median 42 ns) has no mbarrier step and does not get it. Includes the recording's share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
     {"stas_trip_ns", P(stas_trip_ns), 571, "ns",
      "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
      "median 4568 ns over 64 stages) is 8 trips of 16 B per lane, each a dependent ld.global from DRAM then "
      "st.async (hw/run_kernel.cuh MODE 3): 571 ns per trip; data from DRAM (l2_hit 0) only"},
-    {"l2_reuse_bytes", P(l2_reuse_bytes), 40e6, "bytes",
-     "estimate: the H100 SXM datasheet's 50 MB L2 less what other traffic holds; re-measure (sweep of the "
-     "bytes a cyclic re-read covers)"},
-    {"clusters4_at1", P(clusters4_at1), 30, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 30 clusters of 4 with 1 CTA per SM (120 of 132 SMs)"},
-    {"clusters4_at8", P(clusters4_at8), 248, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 248 with 8 and with 9 CTAs per SM (124 with 4, 154 with 5)"},
-    {"clusters8_at1", P(clusters8_at1), 15, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 15 clusters of 8 with 1 CTA per SM"},
-    {"clusters8_at8", P(clusters8_at8), 120, "clusters",
-     "estimate: 8 x clusters8_at1 (no recording with 8 CTAs per SM in clusters of 8); re-measure"},
-    {"clusters16_at1", P(clusters16_at1), 7, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 7 clusters of 16 with 1 CTA per SM (112 SMs; 14, 21, 35 with 2, 3, 5)"},
-    {"clusters16_at8", P(clusters16_at8), 58, "clusters", "measured: cuOccupancyMaxActiveClusters of the generated kernel (tmahw run's clusters_resident) in the fit half of traces/h100/corpus, the same in traces/h200/corpus: 58 with 12 and with 14 CTAs per SM"},
+    {"l2_reuse_bytes", P(l2_reuse_bytes), 48200000.0, "bytes",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_fill: the GPU's TMA read rate by the footprint its 132 CTAs cycle through (8-32 MiB: 7.6-7.7 TB/s, 40: 6.0, 48: 5.0, 64: 3.8, 96: 3.5; DRAM 2.8): where it falls half way to the DRAM rate"},
+    {"clusters4_at1", P(clusters4_at1), 30, "clusters",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 1 CTA per SM (the generated kernels of the corpora: the same)"},
+    {"clusters4_at8", P(clusters4_at8), 248, "clusters",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 8 CTAs per SM (the generated kernels: the same)"},
+    {"clusters8_at1", P(clusters8_at1), 15, "clusters",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 8, 1 CTA per SM (the generated kernels: the same)"},
+    {"clusters8_at8", P(clusters8_at8), 124, "clusters",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters with clusters of 8 CTAs, 8 CTAs per SM"},
+    {"clusters16_at1", P(clusters16_at1), 7, "clusters",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 1 CTA per SM (the generated kernels: the same)"},
+    {"clusters16_at8", P(clusters16_at8), 58, "clusters",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
     {"read_issue_cycles", P(read_issue_cycles), 6, "cycles", "estimate: ld.shared plus the checksum fold of its registers; fit on the corpus fit half"},
     {"step_issue_cycles", P(step_issue_cycles), 120, "cycles", "estimate: the consume step's instructions; fit on the corpus fit half"},
     {"kernel_overhead_ns", P(kernel_overhead_ns), 2000, "ns",
      "chosen on the corpus fit half (1000, 2000, 3000 tried; traces/h100/corpus, traces/h200/corpus): the time "
-     "CUPTI counts outside the CTAs; of it, the traced CTA 0 starts a median 0.5 us (H100) / 1.0 us (H200) "
-     "after the kernel's start in the fit half's traces; re-measure with an empty kernel"},
+     "CUPTI counts outside the simulated CTAs' work. Of it, tmahw calibrate measures 800 ns (H100) / 640 ns (H200) "
+     "for CTAs that only spin (CUPTI duration less the CTAs' first start to last end); the rest is the generated "
+     "kernels' own start and end (mbarrier init, tables, cluster sync, the final store wait), not yet a mechanism "
+     "of the model; the traced CTA 0 starts a median 0.5 us (H100) / 1.0 us (H200) after the kernel's start"},
     {"produce_issue_cycles", P(produce_issue_cycles), 60, "cycles",
      "estimate: the producer's instructions of one stage (wait probe, expect_tx, copies, events); fit on the corpus fit half"},
     {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 320, "cycles",
      "estimate: one trip of the cp.async copy loop (its chunk table load, tile offset arithmetic and the "
      "cp.async); chosen from 16-640 on the corpus fit half (traces/h100/corpus, traces/h200/corpus): 320"},
+    {"lsu_bytes_per_cycle_smsp", P(lsu_bytes_per_cycle_smsp), 29.3, "B/cycle",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
+    {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.5, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), cpasync: cp.async.cg of 16 B per lane, batches of 8 per warp, 1-24 warps per SM: at most 64.5 B/ns per SM, from L2 and DRAM alike (1 warp 27, 2 warps 51)"},
 };
 
 /* Other built-in sets: the H100 defaults with these values replaced. */
@@ -131,13 +130,24 @@ static const params_override overrides[] = {
     {"h100-pcie", "clock_ghz", 1.755, PCIE_SHEET ": 1755 MHz max boost (not measured under load)"},
     {"h100-pcie", "hbm_bytes_per_ns", 1800,
      "estimate: " PCIE_SHEET " 2.0 TB/s HBM2e x 0.9, the measured/datasheet ratio of the SXM (3.0 of 3.35)"},
-    {"h100-pcie", "tma_bytes_per_ns_sm", 225, "estimate: 128 B/cycle/SM as on the SXM, x 1.755 GHz"},
-    {"h100-pcie", "cta_launch_spread_ns", 280, "estimate: the SXM's measured 320 ns scaled to 114 CTAs"},
-    {"h200", "hbm_bytes_per_ns", 4220,
-     "measured: device-to-device cudaMemcpy on the H200, bytes read + written per ns, median of the 221 runs in "
-     "traces/h200/corpus (p10 4179, p90 4236); the same measurement gives 2982 on the H100 (its set: 3000). "
-     "The other parameters are the H100 SXM's (same SMs and clocks: sm__cycles_elapsed over the kernel time, "
-     "median 1.98 GHz on both)"},
+    {"h100-pcie", "tma_bytes_per_ns_sm", 187, "estimate: the SXM's measured 211 B/ns scaled by the clocks (1.755 / 1.98 GHz)"},
+    {"h100-pcie", "cta_launch_spread_ns", 83, "estimate: the SXM's measured 96 ns scaled to 114 CTAs"},
+    {"h200", "hbm_bytes_per_ns", 4221, H200_CAL "d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 "
+     "(the corpus runs' own copies: median 4220). Parameters the H200 set does not replace measured the same as the H100's "
+     "within their spread (the same SMs and clock)"},
+    {"h200", "l2_latency_ns", 163, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: the intercept"},
+    {"h200", "hbm_latency_ns", 418, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB from DRAM: the intercept"},
+    {"h200", "tma_bytes_per_ns_sm", 212.5, H200_CAL "tma_fill: one SM, lane 0 of 8-32 warps with one box each in flight from L2"},
+    {"h200", "l2_bytes_per_ns", 7852, H200_CAL "tma_fill: 132 CTAs keeping 12 loads of 16 KiB in flight through an 8 MiB footprint"},
+    {"h200", "l2_reuse_bytes", 68.0e6, H200_CAL "tma_fill: the footprint where the GPU's TMA read rate falls half way from the L2 "
+     "rate to the DRAM rate"},
+    {"h200", "ldgsts_bytes_per_ns_sm", 74.6, H200_CAL "cpasync: cp.async.cg, 1-24 warps per SM: at most 74.6 B/ns per SM"},
+    {"h200", "remote_arrive_ns", 318,
+     "measured: traces/h200/pipelines/stasync_cluster.tmt, the producer's remote arrive.expect_tx.release.cluster to the "
+     "start of its copy loop, median 318 ns over 512 stages (the H100's trace: 349); tmahw calibrate's lone remote "
+     "arrive on the H200 takes 159 ns (traces/h200/calibration), without the st.async stores the generated "
+     "producer's .release.cluster orders"},
+    {"h200", "dsmem_latency_ns", 213, H200_CAL "cluster: ping-pong of remote arrives in a cluster of 2, one hand-off less wake_ns"},
 };
 
 const char *params_gpus(void)
@@ -270,13 +280,24 @@ int params_load(pipe_params *p, const char *path, err_info *e)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return err_set(e, ERR_BAD_INPUT, "params_open", "%s: %s", path, strerror(errno));
-    char *buf = malloc(1 << 16);
-    if (!buf) {
-        fclose(fp);
-        return err_set(e, ERR_IO, "out_of_memory", "params buffer");
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {   /* the whole file, however long its comments */
+        n += fread(buf + n, 1, cap - 1 - n, fp);
+        if (n < cap - 1 || feof(fp))
+            break;
+        char *grown = realloc(buf, cap * 2);
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
     }
-    size_t n = fread(buf, 1, (1 << 16) - 1, fp);
     fclose(fp);
+    if (!buf)
+        return err_set(e, ERR_IO, "out_of_memory", "params file %s", path);
     buf[n] = 0;
     int rc = params_parse(p, buf, path, e);
     free(buf);

@@ -56,6 +56,8 @@ typedef struct pipe_params {
      * consume step outside reads and math, per cp.async of the copy loop */
     double read_issue_cycles, step_issue_cycles, ldgsts_slot_cycles, produce_issue_cycles;
     double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
+    double lsu_bytes_per_cycle_smsp; /* bytes a sub-partition's shared loads return to one warp per cycle */
+    double ldgsts_bytes_per_ns_sm; /* cp.async and ld.global bytes one SM takes in per ns */
 } pipe_params;
 
 typedef struct params_info {

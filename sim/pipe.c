@@ -113,6 +113,7 @@ typedef struct sim {
     uint64_t *waiters;           /* ctas x 2*stages: bitmask of blocked warps */
     cta_state *cta;
     int64_t *tma_free, *port_free, *smsp_free;   /* per SM, per SM, per SM*4 */
+    int64_t *ldg_free;                           /* per SM: its cp.async / ld.global intake */
     int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
     int64_t mem_free;
     uint32_t nw, nbar, sms, next_cta;
@@ -429,6 +430,8 @@ static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
 }
 
 /* ---------------------------------------------------------------- memory system */
+/* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the
+ * L2 and DRAM shares of the whole GPU, then the latency. */
 static int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma)
 {
     const pipe_params *p = s->p;
@@ -439,6 +442,11 @@ static int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, 
         int64_t busy = (int64_t)(bytes * 1000.0 / p->tma_bytes_per_ns_sm);
         s->tma_free[sm] = t + busy;
         s->tma_busy += (double)busy;
+    } else {
+        /* cp.async and ld.global: the SM takes in at most ldgsts_bytes_per_ns_sm */
+        if (s->ldg_free[sm] > t)
+            t = s->ldg_free[sm];
+        s->ldg_free[sm] = t + (int64_t)(bytes * 1000.0 / p->ldgsts_bytes_per_ns_sm);
     }
     int64_t g = t > s->mem_free ? t : s->mem_free;
     double hbm_ps = bytes * (1.0 - l2_hit) * 1000.0 / p->hbm_bytes_per_ns;
@@ -449,8 +457,9 @@ static int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, 
     s->hbm_busy += hbm_ps + l2_ps;
     int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
     int64_t done = s->mem_free + lat;
-    if (use_tma && s->tma_free[sm] + lat > done)
-        done = s->tma_free[sm] + lat;
+    int64_t unit = use_tma ? s->tma_free[sm] : s->ldg_free[sm];
+    if (unit + lat > done)
+        done = unit + lat;
     return done;
 }
 
@@ -811,7 +820,12 @@ static void warp_run(sim *s, uint32_t wi)
                  * warps left on it, the warp's issue runs alongside. */
                 uint32_t sm = s->cta[w->cta].sm;
                 int64_t port = (int64_t)(d->read_wavefronts * p->smem_cycles_per_wavefront * s->ps_per_cycle);
-                int64_t issue = (int64_t)(d->read_instructions * p->lsu_issue_cycles * s->ps_per_cycle);
+                /* a warp's load costs it at least lsu_issue_cycles, a wide one its bytes at the
+                 * sub-partition's rate */
+                double per_instr = (double)d->read_bytes / d->read_instructions / p->lsu_bytes_per_cycle_smsp;
+                if (per_instr < p->lsu_issue_cycles)
+                    per_instr = p->lsu_issue_cycles;
+                int64_t issue = (int64_t)(d->read_instructions * per_instr * s->ps_per_cycle);
                 int64_t served = (s->now > s->port_free[sm] ? s->now : s->port_free[sm]) + port;
                 s->port_free[sm] = served;
                 s->port_busy += (double)port;
@@ -884,7 +898,10 @@ static void warp_run(sim *s, uint32_t wi)
                      reduce ? TRACE_FLAG_REDUCE : 0);
                 if (done > w->store_done)
                     w->store_done = done;
-                cost += c;
+                /* the generated consumer waits until the box has been read out of shared
+                 * memory (bulk wait_group.read) before it releases the stage: the store's
+                 * latency to that point, measured for one box alone */
+                cost += c + (int64_t)(latency_ns * 1000);
             }
             if (!d->cpasync_groups)
                 cost = issue_end(s, w, cost, p->step_issue_cycles) - s->now;
@@ -1216,12 +1233,13 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     s.waiters = calloc((size_t)d->ctas * s.nbar, sizeof *s.waiters);
     s.cta = calloc(d->ctas, sizeof *s.cta);
     s.tma_free = calloc(s.sms, sizeof(int64_t));
+    s.ldg_free = calloc(s.sms, sizeof(int64_t));
     s.port_free = calloc(s.sms, sizeof(int64_t));
     s.smsp_free = calloc((size_t)s.sms * 4, sizeof(int64_t));
     s.issue_free = calloc((size_t)s.sms * 4, sizeof(int64_t));
     s.sm_slots = calloc(s.sms, sizeof *s.sm_slots);
     int rc = ERR_OK;
-    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.port_free || !s.smsp_free || !s.sm_slots || !s.issue_free) {
+    if (!s.h.v || !s.w || !s.bar || !s.waiters || !s.cta || !s.tma_free || !s.ldg_free || !s.port_free || !s.smsp_free || !s.sm_slots || !s.issue_free) {
         rc = err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
         goto out;
     }
@@ -1358,6 +1376,7 @@ out:
     free(s.waiters);
     free(s.cta);
     free(s.tma_free);
+    free(s.ldg_free);
     free(s.port_free);
     free(s.smsp_free);
     free(s.issue_free);

@@ -599,3 +599,48 @@ Test(hw_run_cli, bad_input_is_one_line_exit_2)
     cr_expect(strstr(out, "--format") && strstr(out, "allowed table, json, csv"), "%s", out);
     cr_expect_eq(strchr(out, '\n'), out + strlen(out) - 1, "one line: %s", out);
 }
+
+/* ---------------------------------------------------------------- calibrate */
+
+Test(hw_run_cli, calibrate_bad_flags_are_one_line_exit_2)
+{
+    if (access(TMAHW_BIN, X_OK) != 0)
+        cr_skip_test("%s is not built (needs nvcc)", TMAHW_BIN);
+    const char *bad[] = {"--only nosuch", "--format xml", "-o /nonexistent/dir/x.params", "--frobnicate"};
+    const char *want[] = {"'--only'", "'--format'", "-o", "--frobnicate"};
+    for (int k = 0; k < 4; k++) {
+        char cmd[512], out[2048];
+        snprintf(cmd, sizeof cmd, "%s calibrate %s 2>&1", TMAHW_BIN, bad[k]);
+        FILE *p = popen(cmd, "r");
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = 0;
+        int st = pclose(p);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+            cr_skip_test("tmahw cannot start here (no CUDA driver library): %s", out);
+        cr_expect_eq(WEXITSTATUS(st), 2, "%s: %s", bad[k], out);
+        cr_expect(strstr(out, want[k]) != NULL, "%s: %s", bad[k], out);
+        cr_expect_eq(strchr(out, '\n'), out + strlen(out) - 1, "one line: %s", out);
+    }
+}
+
+Test(hw_run_gpu, calibrate_writes_a_parameter_file_the_simulator_loads, .timeout = 300)
+{
+    need_gpu();
+    const char *path = "/tmp/tmahw_test_calib.params";
+    char cmd[512], out[8192];
+    snprintf(cmd, sizeof cmd, "%s calibrate --only clock,mbarrier,clusters -o %s 2>&1", TMAHW_BIN, path);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, "no GPU"))
+        cr_skip_test("no NVIDIA GPU: %s", out);
+    cr_expect_eq(WEXITSTATUS(st), 0, "%s", out);
+    pipe_params prm;
+    err_info e = {0};
+    cr_assert_eq(params_for_gpu(path, &prm, &e), ERR_OK, "%s", e.detail);
+    cr_expect(prm.clock_ghz > 1.0 && prm.clock_ghz < 2.5, "clock %g GHz", prm.clock_ghz);
+    cr_expect(prm.wake_ns > 1 && prm.wake_ns < 1000, "wake %g ns", prm.wake_ns);
+    cr_expect(prm.clusters16_at1 >= 1, "clusters of 16 resident: %g", prm.clusters16_at1);
+    remove(path);
+}
