@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define P(field) offsetof(pipe_params, field)
-#define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24), "
+#define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
  * measured in the traces of the generated kernels (a cost of their loops as they run), or
@@ -16,50 +16,50 @@ static const params_info table[] = {
     {"sm_count", P(sm_count), 132, "SMs",
      "cudaDevAttrMultiProcessorCount (tmahw calibrate, traces/h100/calibration): 132 on the H100 SXM and the H200"},
     {"clock_ghz", P(clock_ghz), 1.98, "GHz",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clock: clock64 over globaltimer of every SM running FFMA chains, median 1.980 GHz (the H200 1.980)"},
-    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 2984, "B/ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 (the corpus runs' own copies: median 2982)"},
-    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 7828, "B/ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_fill: 132 CTAs, one thread each keeping 12 TMA loads of 16 KiB in flight through an 8 MiB footprint: bytes per ns of the whole GPU"},
-    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 211, "B/ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_fill: one SM, lane 0 of 8, 16 or 32 warps with one box of 16, 8 or 4 KiB each in flight from L2: 211-213 B/ns whatever the split (one thread alone: one box per 275 ns, see tma_issue_ns)"},
-    {"hbm_latency_ns", P(hbm_latency_ns), 426, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_latency: one TMA load at a time of 1-32 KiB from DRAM (256 MiB written between sizes): intercept of issue-to-full-barrier time over bytes"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clock: clock64 over globaltimer of every SM running FFMA chains, median 1.980 GHz (the H200 1.980)"},
+    {"hbm_bytes_per_ns", P(hbm_bytes_per_ns), 2988, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 (the corpus runs' own copies: median 2982)"},
+    {"l2_bytes_per_ns", P(l2_bytes_per_ns), 7832, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), tma_fill: 132 CTAs, one thread each keeping 12 TMA loads of 16 KiB in flight through an 8 MiB footprint: bytes per ns of the whole GPU"},
+    {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 212, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), tma_fill: one SM, lane 0 of 8, 16 or 32 warps with one box of 16, 8 or 4 KiB each in flight from L2: 211-213 B/ns whatever the split (one thread alone: one box per 275 ns, see tma_issue_ns)"},
+    {"hbm_latency_ns", P(hbm_latency_ns), 435, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), tma_latency: one TMA load at a time of 1-32 KiB from DRAM (256 MiB written between sizes): intercept of issue-to-full-barrier time over bytes"},
     {"l2_latency_ns", P(l2_latency_ns), 167, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: intercept of issue-to-full-barrier time over bytes (4 KiB: 185 ns)"},
-    {"dsmem_latency_ns", P(dsmem_latency_ns), 414, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), cluster: ping-pong of mbarrier.arrive.release.cluster between the lanes 0 of a cluster of 2 (one hand-off 444 ns) less wake_ns: a remote arrive reaching the peer"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: intercept of issue-to-full-barrier time over bytes (4 KiB: 185 ns)"},
+    {"dsmem_latency_ns", P(dsmem_latency_ns), 419, "ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), cluster: ping-pong of mbarrier.arrive.release.cluster between the lanes 0 of a cluster of 2 (one hand-off 444 ns) less wake_ns: a remote arrive reaching the peer"},
     {"tma_issue_ns", P(tma_issue_ns), 360, "ns",
      "measured: traces/h100/pipelines/, the producer's first to second tma_issue of a stage (two tensors): "
      "median 357 ns ws4_tma, 359 splitk_reduce, 366 compute_bound, 377 cluster2_multicast: warp time per "
      "cp.async.bulk.tensor as the generated kernel issues it (tensor map passed as a __grid_constant__ parameter) The same per-copy time shows without the generated loop: tmahw calibrate's tma_fill (traces/h100/calibration) has one thread's TMA loads complete one box per 275 ns whatever the box (2-32 KiB) and however many are in flight, and 1, 2, 4, 8 issuing warps of one SM divide it"},
     {"arrive_ns", P(arrive_ns), 6.73, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 673, "cycles",
      "measured: traces/h100/pipelines/cpasync_multistage.tmt, a warp copies its 4 KB share (8 cp.async of 16 B per "
      "lane) in 2.72 us (cpasync_issue of j to the unstalled read of j-1, CTA 0, iterations 20-21): 340 ns = 673 "
      "cycles per cp.async of the generated copy loop (each trip reads its chunk's offsets from a __device__ table, "
      "hw/run_kernel.cuh copy_share), not the LSU issue rate of a loop with its addresses in registers"},
     {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1.014, "cycles",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), lds: 32 warps per SM issuing conflict-free ld.shared.v4 (4 wavefronts): 129.8 cycles per instruction per warp / 128 wavefronts; 16 warps of 32-way conflicting loads: 1.003"},
-    {"lsu_issue_cycles", P(lsu_issue_cycles), 7.1, "cycles",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), lds: one warp per sub-partition issuing conflict-free ld.shared.u32 (128 B per instruction): 7.1 cycles per instruction (v2 9.9, ldmatrix x2 9.3): the least a shared load costs its warp; wider loads cost their bytes at lsu_bytes_per_cycle_smsp"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), lds: 32 warps per SM issuing conflict-free ld.shared.v4 (4 wavefronts): 129.8 cycles per instruction per warp / 128 wavefronts; 16 warps of 32-way conflicting loads: 1.003"},
+    {"lsu_issue_cycles", P(lsu_issue_cycles), 7.07, "cycles",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), lds: one warp per sub-partition issuing conflict-free ld.shared.u32 (128 B per instruction): 7.1 cycles per instruction (v2 9.9, ldmatrix x2 9.3): the least a shared load costs its warp; wider loads cost their bytes at lsu_bytes_per_cycle_smsp"},
     {"ffma_cycles", P(ffma_cycles), 1.193, "cycles",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), ffma: 8 independent FFMA chains per warp as the generated math block issues them, 4 warps per sub-partition: cycles per warp instruction on the sub-partition (1 warp 1.66, 2: 1.31, 8: 1.20)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), ffma: 8 independent FFMA chains per warp as the generated math block issues them, 4 warps per sub-partition: cycles per warp instruction on the sub-partition (1 warp 1.66, 2: 1.31, 8: 1.20)"},
     {"mma_flops_per_cycle_smsp", P(mma_flops_per_cycle_smsp), 675, "flop/cycle",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), mma: mma.sync.m16n8k16 f32+=f16 in 4 chains per warp, 1-4 warps per sub-partition: the most flops per cycle per sub-partition (1 warp 620)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), mma: mma.sync.m16n8k16 f32+=f16 in 4 chains per warp, 1-4 warps per sub-partition: the most flops per cycle per sub-partition (1 warp 620)"},
     {"store_latency_ns", P(store_latency_ns), 92.4, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), store: one thread, a 4 KiB box by cp.async.bulk.tensor store: issue, commit, wait_group 0"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), store: one thread, a 4 KiB box by cp.async.bulk.tensor store: issue, commit, wait_group 0"},
     {"reduce_latency_ns", P(reduce_latency_ns), 115.7, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), store: one thread, a 4 KiB box by cp.reduce.async.bulk.tensor .add (f32): issue, commit, wait_group 0"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), store: one thread, a 4 KiB box by cp.reduce.async.bulk.tensor .add (f32): issue, commit, wait_group 0"},
     {"smem_latency_cycles", P(smem_latency_cycles), 28.6, "cycles",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), smem_latency: one lane following 4096 dependent ld.shared.u32"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), smem_latency: one lane following 4096 dependent ld.shared.u32"},
     {"barsync_ns", P(barsync_ns), 18.1, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), barsync: bar.sync of every warp of a CTA, one CTA per SM: the median over 4, 8, 16, 32 warps (10.1, 14.1, 22.2, 38.4 ns)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), barsync: bar.sync of every warp of a CTA, one CTA per SM: the median over 4, 8, 16, 32 warps (10.1, 14.1, 22.2, 38.4 ns)"},
     {"cta_launch_spread_ns", P(cta_launch_spread_ns), 96, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), launch: a 132-CTA launch of CTAs spinning 20 us: first to last CTA start on globaltimer"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), launch: a 132-CTA launch of CTAs spinning 20 us: first to last CTA start on globaltimer"},
     {"mma_latency_cycles", P(mma_latency_cycles), 27.3, "cycles",
      "measured: traces/h100/pipelines/compute_bound.tmt, math span 14172 ns for 4096 mma.sync.m16n8k16 per warp "
      "in 4 independent accumulator chains (hw/run_kernel.cuh MATH 2), one warp per sub-partition: "
@@ -76,27 +76,27 @@ static const params_info table[] = {
      "198-232 ns over consumer_swizzle_128b, double_buffer, memory_bound, streaming, ws4_tma, splitk_reduce, "
      "compute_bound (215 memory_bound) (the instruction alone: 4.0 ns in tmahw calibrate's mbarrier benchmark, so the rest is the generated producer's work before its first copy)"},
     {"remote_arrive_ns", P(remote_arrive_ns), 348, "ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
     {"consume_step_ns", P(consume_step_ns), 343, "ns",
      "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the stage is already full (no stall): median 350 ns (p10 349, 1008 steps of CTAs 0-7), less arrive_ns (6.7, tmahw calibrate): the generated consume loop (hw/run_kernel.cuh: release, deferred event stores, the non-blocking test_wait probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b and _none 275, cluster2_multicast 719. The commit-group loop (math end to the next cpasync_issue median 42 ns) has no mbarrier step and does not get it. Includes the recording's share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
     {"stas_trip_ns", P(stas_trip_ns), 571, "ns",
      "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
      "median 4568 ns over 64 stages) is 8 trips of 16 B per lane, each a dependent ld.global from DRAM then "
      "st.async (hw/run_kernel.cuh MODE 3): 571 ns per trip; data from DRAM (l2_hit 0) only"},
-    {"l2_reuse_bytes", P(l2_reuse_bytes), 48200000.0, "bytes",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), tma_fill: the GPU's TMA read rate by the footprint its 132 CTAs cycle through (8-32 MiB: 7.6-7.7 TB/s, 40: 6.0, 48: 5.0, 64: 3.8, 96: 3.5; DRAM 2.8): where it falls half way to the DRAM rate"},
+    {"l2_reuse_bytes", P(l2_reuse_bytes), 47.6e6, "bytes",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), tma_fill: the GPU's TMA read rate by the footprint its 132 CTAs cycle through (8-32 MiB: 7.6-7.7 TB/s, 40: 6.0, 48: 5.0, 64: 3.8, 96: 3.5; DRAM 2.8): where it falls half way to the DRAM rate"},
     {"clusters4_at1", P(clusters4_at1), 30, "clusters",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 1 CTA per SM (the generated kernels of the corpora: the same)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 1 CTA per SM (the generated kernels of the corpora: the same)"},
     {"clusters4_at8", P(clusters4_at8), 248, "clusters",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 8 CTAs per SM (the generated kernels: the same)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 8 CTAs per SM (the generated kernels: the same)"},
     {"clusters8_at1", P(clusters8_at1), 15, "clusters",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 8, 1 CTA per SM (the generated kernels: the same)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 8, 1 CTA per SM (the generated kernels: the same)"},
     {"clusters8_at8", P(clusters8_at8), 124, "clusters",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters with clusters of 8 CTAs, 8 CTAs per SM"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters with clusters of 8 CTAs, 8 CTAs per SM"},
     {"clusters16_at1", P(clusters16_at1), 7, "clusters",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 1 CTA per SM (the generated kernels: the same)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 1 CTA per SM (the generated kernels: the same)"},
     {"clusters16_at8", P(clusters16_at8), 58, "clusters",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
     {"read_issue_cycles", P(read_issue_cycles), 6, "cycles", "estimate: ld.shared plus the checksum fold of its registers; fit on the corpus fit half"},
     {"step_issue_cycles", P(step_issue_cycles), 120, "cycles", "estimate: the consume step's instructions; fit on the corpus fit half"},
     {"kernel_overhead_ns", P(kernel_overhead_ns), 2000, "ns",
@@ -111,9 +111,9 @@ static const params_info table[] = {
      "estimate: one trip of the cp.async copy loop (its chunk table load, tile offset arithmetic and the "
      "cp.async); chosen from 16-640 on the corpus fit half (traces/h100/corpus, traces/h200/corpus): 320"},
     {"lsu_bytes_per_cycle_smsp", P(lsu_bytes_per_cycle_smsp), 29.3, "B/cycle",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
-    {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.5, "B/ns",
-     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24; the file gives the spread and the sweep), cpasync: cp.async.cg of 16 B per lane, batches of 8 per warp, 1-24 warps per SM: at most 64.5 B/ns per SM, from L2 and DRAM alike (1 warp 27, 2 warps 51)"},
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
+    {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.1, "B/ns",
+     "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), cpasync: cp.async.cg of 16 B per lane, batches of 8 per warp, 1-24 warps per SM: at most 64.5 B/ns per SM, from L2 and DRAM alike (1 warp 27, 2 warps 51)"},
 };
 
 /* Other built-in sets: the H100 defaults with these values replaced. */
@@ -132,22 +132,22 @@ static const params_override overrides[] = {
      "estimate: " PCIE_SHEET " 2.0 TB/s HBM2e x 0.9, the measured/datasheet ratio of the SXM (3.0 of 3.35)"},
     {"h100-pcie", "tma_bytes_per_ns_sm", 187, "estimate: the SXM's measured 211 B/ns scaled by the clocks (1.755 / 1.98 GHz)"},
     {"h100-pcie", "cta_launch_spread_ns", 83, "estimate: the SXM's measured 96 ns scaled to 114 CTAs"},
-    {"h200", "hbm_bytes_per_ns", 4221, H200_CAL "d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 "
+    {"h200", "hbm_bytes_per_ns", 4231, H200_CAL "d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 "
      "(the corpus runs' own copies: median 4220). Parameters the H200 set does not replace measured the same as the H100's "
      "within their spread (the same SMs and clock)"},
-    {"h200", "l2_latency_ns", 163, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: the intercept"},
-    {"h200", "hbm_latency_ns", 418, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB from DRAM: the intercept"},
-    {"h200", "tma_bytes_per_ns_sm", 212.5, H200_CAL "tma_fill: one SM, lane 0 of 8-32 warps with one box each in flight from L2"},
-    {"h200", "l2_bytes_per_ns", 7852, H200_CAL "tma_fill: 132 CTAs keeping 12 loads of 16 KiB in flight through an 8 MiB footprint"},
-    {"h200", "l2_reuse_bytes", 68.0e6, H200_CAL "tma_fill: the footprint where the GPU's TMA read rate falls half way from the L2 "
+    {"h200", "l2_latency_ns", 152, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: the intercept"},
+    {"h200", "hbm_latency_ns", 415, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB from DRAM: the intercept"},
+    {"h200", "tma_bytes_per_ns_sm", 189, H200_CAL "tma_fill: one SM, lane 0 of 8-32 warps with one box each in flight from L2"},
+    {"h200", "l2_bytes_per_ns", 7824, H200_CAL "tma_fill: 132 CTAs keeping 12 loads of 16 KiB in flight through an 8 MiB footprint"},
+    {"h200", "l2_reuse_bytes", 49.3e6, H200_CAL "tma_fill: the footprint where the GPU's TMA read rate falls half way from the L2 "
      "rate to the DRAM rate"},
-    {"h200", "ldgsts_bytes_per_ns_sm", 74.6, H200_CAL "cpasync: cp.async.cg, 1-24 warps per SM: at most 74.6 B/ns per SM"},
+    {"h200", "ldgsts_bytes_per_ns_sm", 71.2, H200_CAL "cpasync: cp.async.cg, 1-24 warps per SM: at most 74.6 B/ns per SM"},
     {"h200", "remote_arrive_ns", 318,
      "measured: traces/h200/pipelines/stasync_cluster.tmt, the producer's remote arrive.expect_tx.release.cluster to the "
      "start of its copy loop, median 318 ns over 512 stages (the H100's trace: 349); tmahw calibrate's lone remote "
      "arrive on the H200 takes 159 ns (traces/h200/calibration), without the st.async stores the generated "
      "producer's .release.cluster orders"},
-    {"h200", "dsmem_latency_ns", 213, H200_CAL "cluster: ping-pong of remote arrives in a cluster of 2, one hand-off less wake_ns"},
+    {"h200", "dsmem_latency_ns", 211, H200_CAL "cluster: ping-pong of remote arrives in a cluster of 2, one hand-off less wake_ns"},
 };
 
 const char *params_gpus(void)
