@@ -137,10 +137,11 @@ static const params_override overrides[] = {
      "within their spread (the same SMs and clock)"},
     {"h200", "l2_latency_ns", 152, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: the intercept"},
     {"h200", "hbm_latency_ns", 415, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB from DRAM: the intercept"},
-    {"h200", "tma_bytes_per_ns_sm", 189, H200_CAL "tma_fill: one SM, lane 0 of 8-32 warps with one box each in flight from L2"},
+    {"h200", "tma_bytes_per_ns_sm", 189, H200_CAL "tma_fill: one SM, lane 0 of 8-32 warps with one box each in flight from L2 "
+     "(an H200 of an earlier run the same night: 212)"},
     {"h200", "l2_bytes_per_ns", 7824, H200_CAL "tma_fill: 132 CTAs keeping 12 loads of 16 KiB in flight through an 8 MiB footprint"},
     {"h200", "l2_reuse_bytes", 49.3e6, H200_CAL "tma_fill: the footprint where the GPU's TMA read rate falls half way from the L2 "
-     "rate to the DRAM rate"},
+     "rate to the DRAM rate (earlier runs the same night: 58.5 and 68.0 MB; the H100's five runs: 46.7-48.5)"},
     {"h200", "ldgsts_bytes_per_ns_sm", 71.2, H200_CAL "cpasync: cp.async.cg, 1-24 warps per SM: at most 74.6 B/ns per SM"},
     {"h200", "remote_arrive_ns", 318,
      "measured: traces/h200/pipelines/stasync_cluster.tmt, the producer's remote arrive.expect_tx.release.cluster to the "
