@@ -7,6 +7,7 @@
 #include <yaml.h>
 
 #include "desc.h"
+#include "rfile.h"
 
 /* Where each given field sits, so that errors found after parsing (pipe_desc_derive checks
  * the shape as a whole) still name the line. */
@@ -521,22 +522,8 @@ int desc_load(const char *path, pipe_desc *out, err_info *e)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return err_set(e, ERR_BAD_INPUT, "desc_open", "%s:0: field '(file)': %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (n < cap)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
+    size_t n = 0;
+    char *buf = rfile_read(fp, &n);
     fclose(fp);
     if (!buf)
         return err_set(e, ERR_IO, "out_of_memory", "%s", path);

@@ -1,4 +1,5 @@
 #include "params.h"
+#include "rfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -281,25 +282,11 @@ int params_load(pipe_params *p, const char *path, err_info *e)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return err_set(e, ERR_BAD_INPUT, "params_open", "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {   /* the whole file, however long its comments */
-        n += fread(buf + n, 1, cap - 1 - n, fp);
-        if (n < cap - 1 || feof(fp))
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
+    size_t n = 0;
+    char *buf = rfile_read(fp, &n);
     fclose(fp);
     if (!buf)
         return err_set(e, ERR_IO, "out_of_memory", "params file %s", path);
-    buf[n] = 0;
     int rc = params_parse(p, buf, path, e);
     free(buf);
     return rc;
