@@ -1173,7 +1173,7 @@ static void pipe_sentence(const sim *s, pipe_result *r)
     size_t n = sizeof r->bottleneck;
     switch (r->verdict) {
     case VERDICT_HANG:
-        snprintf(b, n, "hang: the pipeline deadlocks (%.250s)", r->chain);
+        snprintf(b, n, "hang: the pipeline deadlocks: warps wait forever (the deadlock chain says who waits on whom).");
         break;
     case VERDICT_MEMORY:
         snprintf(b, n, "memory: DRAM moves bytes at %.0f%% and L2 at %.0f%% of their bandwidth; consumers wait %s "

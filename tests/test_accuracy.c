@@ -122,3 +122,18 @@ Test(accuracy, calibration_files_load_with_provenance)
     cr_expect(strstr(r.out, "predicted kernel time"), "%s", r.out);
     done(&r);
 }
+
+/* A deadlocking description has no kernel time, and its wait chain is printed whole. */
+Test(accuracy, a_deadlock_has_no_predicted_time_and_a_whole_chain)
+{
+    run_result r = cli_run("sim", "examples/bug_expect_tx.yaml");
+    cr_expect_eq(r.status, 1, "a deadlock is a finding: %s", r.err);
+    cr_expect(strstr(r.out, "predicted kernel time: none, the pipeline deadlocks"), "%s", r.out);
+    cr_expect(strstr(r.out, "\ndeadlock: ") && strstr(r.out, "(expect_tx 8192 vs 16384 bytes the copies deliver)."),
+              "%s", r.out);
+    done(&r);
+    run_result j = cli_run("sim", "examples/bug_expect_tx.yaml --format json");
+    cr_expect(strstr(j.out, "\"chain\":\"12 warp(s) blocked forever.") && strstr(j.out, "the copies deliver)."), "%s",
+              j.out);
+    done(&j);
+}

@@ -81,6 +81,9 @@ static void print_result(const pipe_desc *d, const pipe_result *r, cli_format fm
                (long long)r->kernel_ns, r->bottleneck_kind);
         for (const char *s = r->bottleneck; *s; s++)
             printf(*s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+        printf("\",\"chain\":\"");
+        for (const char *s = r->deadlock ? r->chain : ""; *s; s++)
+            printf(*s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
         printf("\",\"hbm_util\":%.4f,\"tma_util\":%.4f,\"smem_util\":%.4f,\"math_util\":%.4f,"
                "\"stages_filled_avg\":%.3f,\"deadlock\":%s,\"findings\":%u,\"sim_events\":%llu,\"trace_events\":%llu,"
                "\"read_wavefronts\":%llu,\"read_ideal_wavefronts\":%llu,\"roles\":[",
@@ -116,8 +119,14 @@ static void print_result(const pipe_desc *d, const pipe_result *r, cli_format fm
     }
     printf("%s: %s, %u CTAs (%u per SM, cluster %u%s), %u stages, %u iterations\n", d->name, pipe_mode_name(d->mode),
            d->ctas, d->ctas_per_sm, d->cluster, d->multicast ? ", multicast" : "", d->stages, d->iterations);
-    printf("predicted kernel time: %.3f us\n", r->kernel_ns / 1e3);
-    printf("bottleneck: %s\n\n", r->bottleneck);
+    if (r->deadlock)
+        printf("predicted kernel time: none, the pipeline deadlocks (the last warp stops at %.3f us)\n", r->kernel_ns / 1e3);
+    else
+        printf("predicted kernel time: %.3f us\n", r->kernel_ns / 1e3);
+    printf("bottleneck: %s\n", r->bottleneck);
+    if (r->deadlock)
+        printf("deadlock: %s\n", r->chain);
+    printf("\n");
     printf("%-9s %5s %7s %7s %7s %7s %10s %11s %7s\n", "role", "warps", "busy%", "issue%", "read%", "math%", "wait-full%",
            "wait-empty%", "other%");
     for (int k = 0; k < 3; k++) {
