@@ -605,6 +605,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                     sum += x * w0 + y * (w0 + 2) + z * (w0 + 4) + w * (w0 + 6);
 #endif
                 }
+#if RD_REPEAT > 1
+                /* each repeat reads shared memory again: without a warp barrier between them
+                 * ptxas hoists the loads of the same addresses out of the repeat loop and
+                 * only the fold repeats (seen in the SASS of the generated kernel) */
+                __syncwarp();
+#endif
             }
             /* the stage is read before the math starts (and before the clock is read):
              * a data-dependent branch on the loaded values, in both variants */
