@@ -191,6 +191,7 @@ const char *role_of(const pipe_desc *d, uint32_t warp)
  * clusters resident at once, registers per thread. */
 struct occupancy {
     int ctas_per_sm, clusters, regs;
+    int local_bytes;   /* local memory per thread of the timed kernel: register spills */
 };
 
 int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupancy *o, char *msg, size_t msgsz)
@@ -207,6 +208,7 @@ int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupanc
         least = std::min(least, n);
         o->regs = std::max(o->regs, regs);
     }
+    cuFuncGetAttribute(&o->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, R->norec.fn);
     o->ctas_per_sm = least;
     if ((uint32_t)least != d->ctas_per_sm) {
         snprintf(msg, msgsz, "grid.ctas_per_sm = %u: the kernel fits %d CTA(s) per SM (%d registers per thread, %u "
@@ -826,12 +828,12 @@ int hw_cmd_run(int argc, char **argv)
                "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
                "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
                "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
-               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"sms_used\":%u,"
+               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
                "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
                d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, ov_q1, ov_q3, t_norec.size(), kbw, d2d,
                d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
                hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
-               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, tl.sms,
+               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, occ.local_bytes, tl.sms,
                tl.resident_max, tl.cta_p50_ns, tl.first_spread_ns);
     } else if (!strcmp(fmt, "csv")) {
         printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
@@ -852,6 +854,9 @@ int hw_cmd_run(int argc, char **argv)
                d2d > 0 ? 100 * kbw / d2d : 0, d2d);
         printf("occupancy     %d CTA(s) per SM (%d registers per thread); CTAs ran on %u SMs, at most %u at once, "
                "median %.1f us each\n", occ.ctas_per_sm, occ.regs, tl.sms, tl.resident_max, tl.cta_p50_ns / 1000);
+        if (occ.local_bytes)
+            printf("spills        %d bytes of local memory per thread: the generated kernel does more than the "
+                   "description (its register limit for %u CTAs per SM)\n", occ.local_bytes, d.ctas_per_sm);
         if (d.cluster > 1)
             printf("clusters      %d of %u CTAs resident at once\n", occ.clusters, d.cluster);
         printf("correctness   %s\n", correct);
