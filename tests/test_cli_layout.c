@@ -133,3 +133,15 @@ Test(cli_layout, bad_input_exits_2_with_one_line)
         done(&r);
     }
 }
+
+/* A picture path whose extension is not its flag's format is refused before any work:
+ * nothing on stdout, one line naming the flag. */
+Test(cli_layout, picture_extension_checked_before_the_table)
+{
+    run_result r = cli_run("layout", "--dtype f16 --dims 128,128 --box 64,64 --swizzle 128B --png /tmp/tmcli_x.pdf");
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect_eq(strlen(r.out), 0, "the table was printed first: %.80s", r.out);
+    cr_expect(strstr(r.err, "'--png'") && strstr(r.err, "ending .png"), "%s", r.err);
+    cr_expect_eq(count_lines(r.err), 1, "%s", r.err);
+    done(&r);
+}

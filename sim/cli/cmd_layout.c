@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cmds.h"
@@ -80,10 +81,19 @@ static int parse_args(int argc, char **argv, layout_opts *o)
         if (rc != TM_FLAGS_NOT_MINE) return cli_report("layout", &e);
         if (!strcmp(flag, "--format")) {
             if (cli_format_parse(value, &o->format, &e)) return cli_report("layout", &e);
-        } else if (!strcmp(flag, "--png")) {
-            o->png = value;
-        } else if (!strcmp(flag, "--svg")) {
-            o->svg = value;
+        } else if (!strcmp(flag, "--png") || !strcmp(flag, "--svg")) {
+            /* checked here, before any work: the extension names the format */
+            const char *ext = flag + 1;   /* ".png" / ".svg" after the first dash */
+            size_t n = strlen(value), k = strlen(ext + 1);
+            if (n <= k || strcasecmp(value + n - k, ext + 1) || value[n - k - 1] != '.') {
+                err_set(&e, ERR_BAD_INPUT, "picture_path", "field '%s' = '%s' (allowed: a path ending .%s)", flag, value,
+                        ext + 1);
+                return cli_report("layout", &e);
+            }
+            if (flag[2] == 'p')
+                o->png = value;
+            else
+                o->svg = value;
         } else if (!strcmp(flag, "--reverse")) {
             if (cli_parse_u64(value, "--reverse", 0, UINT32_MAX, &o->reverse, &e)) return cli_report("layout", &e);
             o->has_reverse = 1;
