@@ -210,6 +210,16 @@ __device__ __forceinline__ void tile_coords(u32 t, u32 id, int *c)
         id /= n;
     }
 }
+/* tensor t's global base: a select over constant indices, as indexing p.g with a value
+ * known only at run time would copy the whole parameter block to local memory */
+__device__ __forceinline__ const unsigned char *tensor_base(const Params &p, u32 t)
+{
+    const unsigned char *g = p.g[0];
+    g = t == 1 ? p.g[1] : g;
+    g = t == 2 ? p.g[2] : g;
+    g = t == 3 ? p.g[3] : g;
+    return g;
+}
 __device__ __forceinline__ u64 tile_offset(u32 t, u32 id)
 {
     int c[5];
@@ -401,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 c0 = rank * CP_CHUNKS / NCONS, c1 = (rank + 1) * CP_CHUNKS / NCONS;
         for (u32 q = c0 + lane; q < c1; q += 32) {
             const u32 t_ = CP_TAB[q][0];
-            const unsigned char *src = p.g[t_] + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2];
+            const unsigned char *src = tensor_base(p, t_) + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2];
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(stage_addr + CP_TAB[q][1]), "l"(src)
                          : "memory");
         }
@@ -477,7 +487,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             const u32 rfull = remote(full, peer);
             for (u32 q = lane; q < CP_CHUNKS; q += 32) {
                 const u32 t_ = CP_TAB[q][0];
-                const uint4 v = *(const uint4 *)(p.g[t_] + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2]);
+                const uint4 v = *(const uint4 *)(tensor_base(p, t_) + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2]);
                 const u32 dst = remote(stage_addr + CP_TAB[q][1], peer);
                 asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
                              ::"r"(dst), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rfull)
