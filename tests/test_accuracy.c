@@ -35,9 +35,9 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         cr_log_info("%s test half: n %.0f, median |error| %.1f%%, max %.1f%%, verdicts %.0f%%", g ? "H200" : "H100", n, med,
                     max, agree);
         cr_expect_geq(n, 100, "usable recordings in the test half");
-        cr_expect_leq(med, 13.0, "median |error| of the test half");
+        cr_expect_leq(med, 12.5, "median |error| of the test half");
         cr_expect_leq(max, 60.0, "largest |error| of the test half");
-        cr_expect_geq(agree, 72.0, "verdict agreement with the recorded evidence");
+        cr_expect_geq(agree, 74.0, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -61,7 +61,7 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
     run_result r = cli_run("accuracy", "traces/h200/pipelines --split all --format json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 13);
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.0);
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.5);
     cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 10.0);
     done(&r);
 }
