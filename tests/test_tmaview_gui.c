@@ -452,3 +452,16 @@ Test(tmaview, demo_script_with_and_without_the_h100_trace)
     cairo_surface_destroy(m.s);
     cr_expect_eq(sh(out, sizeof out, "test -s demo/compare_start.png"), 0);
 }
+
+/* Without a display the window would never open and the event loop would wait forever:
+ * tmaview says so, names --render, and exits 2 (bounded by timeout in case it does not). */
+Test(tmaview, no_display_is_one_line_exit_2_not_a_hang)
+{
+    static char out[4096];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 %s/%s sim.tmt 2>&1; echo status=$?",
+                cwd, TMAVIEW_BIN);
+    (void)rc;
+    cr_expect(strstr(out, "status=2"), "%s", out);
+    cr_expect(strstr(out, "no display") && strstr(out, "--render"), "%s", out);
+}

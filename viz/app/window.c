@@ -292,6 +292,14 @@ bad:
 
 int tmaview_window(view_session *s, const tmaview_opts *o)
 {
+    /* Without a display SDL falls back to drivers that open no visible window and the
+     * event loop would wait forever: say so instead, unless a driver was asked for. */
+    const char *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY"), *drv = getenv("SDL_VIDEODRIVER");
+    if ((!x11 || !*x11) && (!wl || !*wl) && (!drv || !*drv)) {
+        fprintf(stderr, "tmaview: no display: DISPLAY and WAYLAND_DISPLAY are unset (use --render FILE.png to draw "
+                        "without a window)\n");
+        return 2;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "tmaview: display: %s (use --render FILE without a display)\n", SDL_GetError());
         return 2;
