@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "rfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -194,6 +195,7 @@ void cli_progress_update(cli_progress *p, uint64_t done)
 void cli_progress_end(cli_progress *p)
 {
     if (p->enabled) fprintf(stderr, "\r%*s\r", 60, "");
+    p->last_drawn = UINT64_MAX;   /* the next update draws again */
 }
 
 int cli_read_file(const char *path, char **text, size_t *len, err_info *e)
@@ -201,24 +203,13 @@ int cli_read_file(const char *path, char **text, size_t *len, err_info *e)
     FILE *f = fopen(path, "rb");
     if (!f)
         return err_set(e, ERR_BAD_INPUT, "file", "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) { fclose(f); return err_set(e, ERR_IO, "file", "out of memory reading %s", path); }
-    for (;;) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); return err_set(e, ERR_IO, "file", "out of memory reading %s", path); }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0) break;
-    }
+    size_t n = 0;
+    char *buf = rfile_read(f, &n);
     int bad = ferror(f);
     fclose(f);
+    if (!buf)
+        return err_set(e, ERR_IO, "file", "out of memory reading %s", path);
     if (bad) { free(buf); return err_set(e, ERR_BAD_INPUT, "file", "cannot read %s", path); }
-    buf[n] = 0;
     *text = buf;
     if (len) *len = n;
     return ERR_OK;

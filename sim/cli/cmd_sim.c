@@ -272,6 +272,7 @@ int cmd_sim(int argc, char **argv)
             int cons = pipe_desc_has_producer(&dk) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED;
             double wf = 100.0 * r.role[cons].wait_full_ns / ((double)r.role[cons].warps * (double)(r.kernel_ns ? r.kernel_ns : 1));
             const char *verdict = r.findings || r.deadlock ? "BUG" : "ok";
+            cli_progress_end(&bar);   /* the bar's line is cleared before a row is written */
             if (fmt == CLI_FORMAT_CSV)
                 printf("%g,%lld,%s,%.4f,%.1f,%s\n", vals[k], (long long)r.kernel_ns, r.bottleneck_kind, r.hbm_util, wf,
                        verdict);
@@ -282,6 +283,7 @@ int cmd_sim(int argc, char **argv)
             else
                 printf("%-12g %12.3f  %-15s %6.0f %10.1f  %s\n", vals[k], r.kernel_ns / 1e3, r.bottleneck_kind,
                        100 * r.hbm_util, wf, verdict);
+            fflush(stdout);
             cli_progress_update(&bar, k + 1);
         }
         cli_progress_end(&bar);
