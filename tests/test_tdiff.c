@@ -259,6 +259,13 @@ Test(tdiff_cli, tolerance_gates_the_exit_status)
     cr_expect_eq(run("sim.tmt hw.tmt --tolerance 10%", out, sizeof out), 1, "%s", out);
     cr_expect_eq(run("sim.tmt hw.tmt --tolerance 20", out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "math"), "%s", out);
+    cr_expect(strstr(out, "tolerance 20%: ok"), "%s", out);
+    /* the verdict names what exceeded: the kernel time at 1%, only the math group at 10% */
+    run("sim.tmt hw.tmt --tolerance 1", out, sizeof out);
+    cr_expect(strstr(out, "EXCEEDED by kernel time (-2.3%)") && strstr(out, "math/"), "%s", out);
+    run("sim.tmt hw.tmt --tolerance 10", out, sizeof out);
+    const char *v = strstr(out, "tolerance 10%: EXCEEDED by ");
+    cr_expect(v && strstr(v, "math/") && !strstr(v, "kernel time"), "%s", out);
 }
 
 Test(tdiff_cli, json_reports_groups_and_kernel_error)

@@ -49,6 +49,27 @@ static double group_rel(const tdiff_group *g)
     return fabs((double)g->median) / (double)g->b_median;
 }
 
+/* The tolerance verdict and what exceeded it: the kernel time and every span group whose
+ * median difference is more than tol percent of the measured median. */
+static void print_tolerance(const tdiff_report *r, double tol, int exceeded)
+{
+    printf("\ntolerance %g%%: %s", tol, exceeded ? "EXCEEDED by" : "ok");
+    const char *sep = " ";
+    if (fabs(r->kernel_err) * 100.0 > tol) {
+        printf("%skernel time (%+.1f%%)", sep, 100.0 * r->kernel_err);
+        sep = ", ";
+    }
+    for (size_t i = 0; i < r->ngroups; i++) {
+        const tdiff_group *g = &r->groups[i];
+        if (!tdiff_kind_is_span((trace_kind)g->kind) || group_rel(g) * 100.0 <= tol)
+            continue;
+        printf("%s%s/%s (median %+.1f%% of the measured)", sep, trace_kind_name((trace_kind)g->kind),
+               trace_role_name((trace_role)g->role), 100.0 * (double)g->median / (double)g->b_median);
+        sep = ", ";
+    }
+    printf("\n");
+}
+
 static int load(const char *path, trace *t)
 {
     err_info e = {0};
@@ -250,7 +271,7 @@ int cmd_diff(int argc, char **argv)
         else {
             print_table(&a, &b, r);
             if (tol >= 0)
-                printf("\ntolerance %g%%: %s\n", tol, exceeded ? "EXCEEDED" : "ok");
+                print_tolerance(r, tol, exceeded);
         }
         rc = exceeded ? EXIT_FINDING : EXIT_OK;
     }
