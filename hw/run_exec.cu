@@ -779,13 +779,45 @@ int hw_cmd_run(int argc, char **argv)
             "dram__bytes_read.sum",
             "dram__bytes_write.sum",
             "sm__cycles_elapsed.max",
+            /* where the SM's issue goes: instructions by pipe, issue-active cycles, resident
+             * warps, and the warp-state counters that say what the warps waited for */
+            "smsp__inst_executed.sum",
+            "smsp__issue_active.sum",
+            "smsp__cycles_active.sum",
+            "smsp__warps_active.sum",
+            "smsp__inst_executed_pipe_lsu.sum",
+            "smsp__inst_executed_pipe_alu.sum",
+            "smsp__inst_executed_pipe_fma.sum",
+            "smsp__inst_executed_pipe_uniform.sum",
+            "smsp__inst_executed_pipe_adu.sum",
+            "smsp__inst_executed_pipe_cbu.sum",
+            "smsp__inst_executed_op_branch.sum",
+            "sm__pipe_tensor_op_hmma_cycles_active.sum",
+            "smsp__warps_issue_stalled_barrier.sum",
+            "smsp__warps_issue_stalled_branch_resolving.sum",
+            "smsp__warps_issue_stalled_dispatch_stall.sum",
+            "smsp__warps_issue_stalled_drain.sum",
+            "smsp__warps_issue_stalled_lg_throttle.sum",
+            "smsp__warps_issue_stalled_long_scoreboard.sum",
+            "smsp__warps_issue_stalled_math_pipe_throttle.sum",
+            "smsp__warps_issue_stalled_membar.sum",
+            "smsp__warps_issue_stalled_mio_throttle.sum",
+            "smsp__warps_issue_stalled_misc.sum",
+            "smsp__warps_issue_stalled_no_instruction.sum",
+            "smsp__warps_issue_stalled_not_selected.sum",
+            "smsp__warps_issue_stalled_selected.sum",
+            "smsp__warps_issue_stalled_short_scoreboard.sum",
+            "smsp__warps_issue_stalled_sleeping.sum",
+            "smsp__warps_issue_stalled_wait.sum",
+            "smsp__warps_issue_stalled_tex_throttle.sum",
+            "smsp__warps_issue_stalled_imc_miss.sum",
         };
-        const char *names[16];
-        double vals[16];
+        const char *names[48];
+        double vals[48];
         static char plog[16384];
         plog[0] = 0;
-        int n = run_prof_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), launch_rec_cb, &R, names, vals, 16,
-                                  "tma", plog, sizeof plog, msg, sizeof msg);
+        int n = run_prof_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), launch_rec_cb, &R, names, vals, 48,
+                                  "stalled", plog, sizeof plog, msg, sizeof msg);
         snprintf(counters_path, sizeof counters_path, "%.*s.counters.json",
                  (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
                                                                                                  : strlen(out_path)),
