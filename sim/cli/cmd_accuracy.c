@@ -40,7 +40,9 @@ static void usage(FILE *to)
             "  --split S        test (default: the half calibration never looks at), fit, or all\n"
             "  --gpu SET        parameter set for every DIR (default: from meta.json's GPU name: %s)\n"
             "  --params FILE    'name = value' lines over the set\n"
-            "  --list           one line per description (name, split, measured, predicted, error, verdicts)\n"
+            "  --list           one line per description (name, split, measured, predicted, error, verdicts;\n"
+            "                   where the recording has them, its sub-partitions' issue-active share and the\n"
+            "                   stall reason that held its warps longest, with its share of warp cycles)\n"
             "  --write-shares   write NAME.shares.json beside each trace: the consumers' wait and work shares\n"
             "                   the verdict uses, so that a corpus may keep them without every trace\n"
             "  --require-*      exit 1 when a DIR's median or largest |error| exceeds PCT, or its\n"
@@ -55,6 +57,9 @@ typedef struct row {
     double hw_ns, sim_ns, err; /* err = sim / hw - 1 */
     verdict_kind v_sim, v_hw;
     verdict_evidence ev_hw;
+    double issue;              /* the recording's issue-active share of active cycles; < 0: not recorded */
+    double stall_share;        /* the largest stall reason's share of warp cycles */
+    char stall[40];            /* its name ("short_scoreboard"), "" when not recorded */
 } row;
 
 typedef struct summary {
@@ -124,10 +129,40 @@ static void trace_shares(const char *dir, const char *name, int write, double *w
     }
 }
 
+/* Where the recorded kernel's warps spent their cycles: the sub-partitions' issue-active
+ * share of their active cycles, and the warp-state counter other than "selected" (issuing)
+ * that holds the most warp cycles. Recordings without these counters leave issue < 0. */
+static void hw_issue_profile(json_t *m, row *r)
+{
+    static const char prefix[] = "smsp__warps_issue_stalled_";
+    double act = jnum(m, "smsp__cycles_active.sum", -1), iss = jnum(m, "smsp__issue_active.sum", -1);
+    r->issue = act > 0 && iss >= 0 ? iss / act : -1;
+    r->stall[0] = 0;
+    r->stall_share = 0;
+    double total = 0, best = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(m, key, v) {
+        if (strncmp(key, prefix, sizeof prefix - 1) || !json_is_number(v))
+            continue;
+        double x = json_number_value(v);
+        total += x;
+        const char *reason = key + sizeof prefix - 1;
+        size_t len = strcspn(reason, ".");
+        if (x > best && strncmp(reason, "selected", len) && len < sizeof r->stall) {
+            best = x;
+            snprintf(r->stall, sizeof r->stall, "%.*s", (int)len, reason);
+        }
+    }
+    r->stall_share = total > 0 ? best / total : 0;
+}
+
 /* The recording's counters and trace waits -> its evidence. */
 static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, const pipe_params *p, double hw_ns,
-                        int write_shares, verdict_evidence *ev)
+                        int write_shares, row *r)
 {
+    verdict_evidence *ev = &r->ev_hw;
+    r->issue = -1;
     char path[4200];
     verdict_counters c = {-1, -1, -1, -1};
     snprintf(path, sizeof path, "%s/%s.counters.json", dir, name);
@@ -139,6 +174,7 @@ static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, c
         c.l2_bytes = jnum(m, "lts__t_bytes.sum", -1);
         c.smem_wavefronts = jnum(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", -1);
         c.sm_cycles = jnum(m, "sm__cycles_elapsed.max", -1);
+        hw_issue_profile(m, r);
     }
     json_decref(cj);
     double wait = -1, busy = -1;
@@ -176,7 +212,7 @@ static int one(const char *dir, const char *name, const pipe_params *p, int writ
     r->sim_ns = (double)res.kernel_ns;
     r->err = r->sim_ns / r->hw_ns - 1.0;
     r->v_sim = res.verdict;
-    hw_evidence(dir, name, &d, p, hw_ns, write_shares, &r->ev_hw);
+    hw_evidence(dir, name, &d, p, hw_ns, write_shares, r);
     r->v_hw = verdict_decide(&r->ev_hw);
     return 1;
 }
@@ -270,13 +306,20 @@ static void print_rows(const char *gpu, const row *rows, size_t n, const opts *o
         const row *r = &rows[k];
         if (o->split >= 0 && r->split != o->split)
             continue;
+        char issue[16] = "-", stall[64] = "-", cissue[16] = "", cshare[16] = "";
+        if (r->issue >= 0) {
+            snprintf(issue, sizeof issue, "%.0f%%", 100 * r->issue);
+            snprintf(stall, sizeof stall, "%s %.0f%%", r->stall[0] ? r->stall : "none", 100 * r->stall_share);
+            snprintf(cissue, sizeof cissue, "%.4f", r->issue);
+            snprintf(cshare, sizeof cshare, "%.4f", r->stall_share);
+        }
         if (o->fmt == CLI_FORMAT_CSV)
-            printf("%s,%s,%s,%.0f,%.0f,%.4f,%s,%s\n", gpu, r->name, split_name(r->split), r->hw_ns, r->sim_ns, r->err,
-                   verdict_name(r->v_hw), verdict_name(r->v_sim));
+            printf("%s,%s,%s,%.0f,%.0f,%.4f,%s,%s,%s,%s,%s\n", gpu, r->name, split_name(r->split), r->hw_ns, r->sim_ns,
+                   r->err, verdict_name(r->v_hw), verdict_name(r->v_sim), cissue, r->stall, cshare);
         else if (o->fmt == CLI_FORMAT_TABLE)
-            printf("  %-22s %-4s %11.1f %11.1f %+7.1f%%  %-15s %-15s%s\n", r->name, split_name(r->split), r->hw_ns / 1e3,
-                   r->sim_ns / 1e3, 100 * r->err, verdict_name(r->v_hw), verdict_name(r->v_sim),
-                   r->v_hw == r->v_sim ? "" : "  *");
+            printf("  %-22s %-4s %11.1f %11.1f %+7.1f%%  %-15s %-15s %5s  %-24s%s\n", r->name, split_name(r->split),
+                   r->hw_ns / 1e3, r->sim_ns / 1e3, 100 * r->err, verdict_name(r->v_hw), verdict_name(r->v_sim), issue,
+                   stall, r->v_hw == r->v_sim ? "" : "  *");
     }
 }
 
@@ -431,7 +474,7 @@ int cmd_accuracy(int argc, char **argv)
         }
     }
     if (o.fmt == CLI_FORMAT_CSV)
-        printf("gpu,name,split,hw_ns,sim_ns,err,verdict_hw,verdict_sim\n");
+        printf("gpu,name,split,hw_ns,sim_ns,err,verdict_hw,verdict_sim,hw_issue,hw_stall,hw_stall_share\n");
     else if (o.fmt == CLI_FORMAT_JSON)
         printf("[");
     else
@@ -440,8 +483,8 @@ int cmd_accuracy(int argc, char **argv)
     int rc = EXIT_OK;
     for (int k = 0; k < ndirs; k++) {
         if (o.list && o.fmt == CLI_FORMAT_TABLE)
-            printf("  %-22s %-4s %11s %11s %8s  %-15s %-15s\n", "name", "split", "hw (us)", "sim (us)", "error",
-                   "verdict (hw)", "verdict (sim)");
+            printf("  %-22s %-4s %11s %11s %8s  %-15s %-15s %5s  %-24s\n", "name", "split", "hw (us)", "sim (us)", "error",
+                   "verdict (hw)", "verdict (sim)", "issue", "hw stall (share)");
         int r = one_dir(dirs[k], &o, k == 0);
         if (r == EXIT_BAD_INPUT)
             return r;
