@@ -137,3 +137,37 @@ Test(accuracy, a_deadlock_has_no_predicted_time_and_a_whole_chain)
               j.out);
     done(&j);
 }
+
+/* --list names where the recording's warps spent their cycles, from the warp-state counters
+ * of traces/h200/corpus-fit-stalls: corpus_0001_0006 (6 consumer warps reading 4-byte rows,
+ * 2-3 CTAs per SM) issues on 44% of its active cycles and waits mostly on shared-memory
+ * results (short_scoreboard 41%); a corpus recorded without those counters shows none. */
+Test(accuracy, list_shows_the_recorded_issue_share_and_stall_reason, .timeout = 120)
+{
+    char dir[] = "/tmp/tmaccXXXXXX", cmd[512];
+    cr_assert_not_null(mkdtemp(dir));
+    const char *src = "traces/h200/corpus-fit-stalls";
+    snprintf(cmd, sizeof cmd, "cp %s/meta.json %s/corpus_0001_0006.* %s/", src, src, dir);
+    cr_assert_eq(system(cmd), 0);
+    char args[256];
+    snprintf(args, sizeof args, "%s --split all --list --format csv", dir);
+    run_result r = cli_run("accuracy", args);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "hw_issue,hw_stall,hw_stall_share\n") != NULL, "%s", r.out);
+    const char *row = strstr(r.out, "corpus_0001_0006,");
+    cr_assert_not_null(row, "%s", r.out);
+    const char *stall = strstr(row, ",short_scoreboard,");
+    cr_assert_not_null(stall, "%s", row);
+    double issue = strtod(stall - 6, NULL), share = strtod(stall + strlen(",short_scoreboard,"), NULL);
+    cr_expect(issue > 0.43 && issue < 0.45, "issue share %g", issue);
+    cr_expect(share > 0.40 && share < 0.42, "stall share %g", share);
+    done(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+
+    run_result old = cli_run("accuracy", "traces/h200/pipelines --split all --list");
+    cr_expect_eq(old.status, 0, "%s", old.err);
+    cr_expect(strstr(old.out, "hw stall (share)") != NULL, "%s", old.out);
+    cr_expect(strstr(old.out, "short_scoreboard") == NULL && strstr(old.out, "  -  ") != NULL, "%s", old.out);
+    done(&old);
+}
