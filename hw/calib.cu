@@ -686,6 +686,51 @@ int b_cluster(ctx &c)
     return 0;
 }
 
+/* Remote arrives of several warps of one SM at once (clusters of 2, 4 and 8 CTAs, one CTA
+ * per SM, 1-16 warps each): a warp's time per arrive, and from the most warps the SM's time
+ * per arrive when its warps keep it busy. */
+int b_remote_many(ctx &c)
+{
+    const int sizes[] = {2, 4, 8}, warps[] = {1, 2, 4, 8, 16};
+    const u32 rounds = 32;
+    std::vector<double> alone, sm_time;
+    std::string pts;
+    for (int ci = 0; ci < 3; ci++)
+        for (int wi = 0; wi < 5; wi++) {
+            const int cs = sizes[ci], w = warps[wi];
+            std::vector<double> per;
+            for (int rep = 0; rep < 3; rep++) {
+                cudaLaunchConfig_t cfg = {};
+                cudaLaunchAttribute at[1];
+                at[0].id = cudaLaunchAttributeClusterDimension;
+                at[0].val.clusterDim.x = (unsigned)cs, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+                cfg.gridDim = dim3((unsigned)cs), cfg.blockDim = dim3(32u * (unsigned)w), cfg.attrs = at, cfg.numAttrs = 1;
+                CK(cudaLaunchKernelEx(&cfg, ck_remote_many, c.dout, rounds));
+                if (fetch(c, (size_t)cs * 32))
+                    return -1;
+                for (int b = 0; b < cs; b++)
+                    for (int k = 0; k < w; k++)
+                        per.push_back((double)c.hout[(size_t)b * 32 + (size_t)k] / c.ghz);
+            }
+            const double v = quantile(per, 0.5);
+            if (w == 1)
+                alone.insert(alone.end(), per.begin(), per.end());
+            if (w == 16)
+                sm_time.push_back(v / w);
+            pts += fmt("%s%d/%d %.0f", pts.empty() ? "" : ", ", cs, w, v);
+        }
+    add(c, "remote", "remote_arrive_ranks_ns", "ns", false, alone,
+        fmt("clusters of 2, 4, 8 CTAs, one CTA per SM, lane 0 of one warp per CTA: %u rounds of "
+            "mbarrier.arrive.release.cluster on every other rank's barrier, warp time per arrive (cluster size/warps "
+            "per CTA: ns per arrive per warp: %s)",
+            rounds, pts.c_str()));
+    add(c, "remote", "remote_arrive_sm_busy_ns", "ns", false, sm_time,
+        "the same with 16 warps per CTA arriving at once: warp time per arrive / 16, the SM's time per remote "
+        "arrive while its warps keep it busy (one value per cluster size). Measurements, not parameters: the "
+        "simulator's remote_arrive_ns is what a release costs inside the generated kernels");
+    return 0;
+}
+
 int b_launch(ctx &c)
 {
     char msg[256];
@@ -844,18 +889,21 @@ void usage(FILE *f)
             "past which re-reads miss; ld.shared / ldmatrix by width and warps per sub-partition;\n"
             "the shared-memory port; shared load latency; FFMA and mma.sync rate and latency;\n"
             "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
-            "add reduction; bar.sync; cluster remote arrive; kernel launch overhead and CTA start\n"
+            "add reduction; bar.sync; cluster remote arrive, alone and by warps per SM; kernel launch\n"
+            "overhead and CTA start\n"
             "spread; resident clusters.\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
-            "                 smem_latency math mbarrier cpasync store barsync cluster launch clusters\n"
+            "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
+            "                 clusters\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
-                               "mbarrier", "cpasync", "store",    "barsync",  "cluster", "launch",      "clusters"};
+                               "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
+                               "clusters"};
 
 } // namespace
 
@@ -891,7 +939,8 @@ int hw_cmd_calibrate(int argc, char **argv)
             ;
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
-                            "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, launch, clusters)\n",
+                            "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
+                            "clusters)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -937,7 +986,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
                : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
-               : b == "launch" ? b_launch(c) : b_clusters(c);
+               : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

@@ -490,6 +490,36 @@ __global__ void ck_cluster(u64 *out)
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+/* Remote arrives as a multicast consumer releases a stage: lane 0 of every warp of every CTA
+ * of the cluster arrives, `rounds` times, on barrier 0 of each other rank in turn
+ * (mbarrier.arrive.release.cluster, as hw/run_kernel.cuh bar_arrive_remote). out[cta * 32 +
+ * warp]: the warp's cycles per remote arrive. The warps of one CTA share an SM, so the sweep
+ * over warps per CTA shows how the SM serves several warps' release fences. */
+__global__ void ck_remote_many(u64 *out, u32 rounds)
+{
+    __shared__ __align__(8) u64 bar;
+    u32 rank, size;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(size));
+    if (threadIdx.x == 0)
+        ck_bar_init(ck_sa(&bar), 1u << 19);
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    const u32 warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    u64 t0 = ck_clk();
+    if (lane == 0)
+        for (u32 i = 0; i < rounds; i++)
+            for (u32 k = 1; k < size; k++) {
+                u32 peer;
+                asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer) : "r"(ck_sa(&bar)), "r"((rank + k) % size));
+                asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer) : "memory");
+            }
+    __syncwarp();
+    u64 t1 = ck_clk();
+    if (lane == 0)
+        out[blockIdx.x * 32 + warp] = (t1 - t0) / (rounds * (size - 1));
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 /* Every CTA spins for spin_ns and keeps its globaltimer start and end: the kernel's time
  * outside its CTAs and the spread of the first wave's starts. */
 __global__ void ck_span(u64 spin_ns, u64 *out)

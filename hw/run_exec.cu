@@ -860,12 +860,12 @@ int hw_cmd_run(int argc, char **argv)
                "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
                "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
                "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
-               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"rd_pack\":%s,\"sms_used\":%u,"
+               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
                "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
                d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, ov_q1, ov_q3, t_norec.size(), kbw, d2d,
                d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
                hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
-               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, occ.local_bytes, g.rd_pack ? "true" : "false", tl.sms,
+               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, occ.local_bytes, tl.sms,
                tl.resident_max, tl.cta_p50_ns, tl.first_spread_ns);
     } else if (!strcmp(fmt, "csv")) {
         printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"

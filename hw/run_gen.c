@@ -95,26 +95,6 @@ static int chunk_visit(const tm_element *el, void *user)
     return 0;
 }
 
-/* A consumer warp keeps its read offsets in registers for the whole kernel. Where they
- * would take most of the registers that ctas_per_sm CTAs leave each thread, ptxas spills
- * (local memory: loads the description does not ask for, seen as 96-560 bytes per thread
- * in the recorded corpora); two offsets below 64 KiB then share a register. The 56
- * registers left for the rest of the kernel are what the corpus kernels without spills
- * used besides their offsets; fewer than 8 offsets free too few registers to pay for the
- * unpacking. */
-static int pack_reads(const pipe_desc *d, const run_gen_info *g)
-{
-    uint32_t threads = 32u * (d->producer_warps + d->consumer_warps);
-    uint32_t per_thread = 65536u / (threads * (d->ctas_per_sm ? d->ctas_per_sm : 1u)) & ~7u;
-    uint32_t budget = per_thread < 255u ? per_thread : 255u;
-    if (g->rd_n < 8 || g->rd_n + 56u <= budget)
-        return 0;
-    for (size_t k = 0; k < (size_t)32 * g->rd_share * g->rd_n; k++)
-        if (g->rd_tab[k] > 0xffffu)
-            return 0;
-    return 1;
-}
-
 /* The consumers' read table (pipe_rules_check has checked that the instructions are of
  * one kind, split evenly over the sharing warps and fit in registers). */
 static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
@@ -152,7 +132,6 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
     }
     g->rd_op = in[0].op;
     g->rd_trans = in[0].trans;
-    g->rd_pack = 0;
     const uint32_t tbase = d->smem_base + d->tensors[g->rd_tensor].smem_offset;
     uint32_t used = bank_op_matrices(g->rd_op) ? 8 * bank_op_matrices(g->rd_op) : 32;
     /* instruction k belongs to warp k % share (access.c hands passes to warps in turn) */
@@ -165,7 +144,6 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
         }
     }
     free(in);
-    g->rd_pack = pack_reads(d, g);
     return ERR_OK;
 }
 
@@ -297,8 +275,6 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
               g->rd_trans ? ".trans" : "");
     sb_printf(&b, "#define RD_PROBE %d\n#define RD_TENSOR %u\n#define RD_SHARE %u\n#define RD_N %u\n#define RD_REPEAT %u\n",
               g->rd_probe, g->rd_tensor, g->rd_share, g->rd_n, g->rd_repeat);
-    if (g->rd_pack)
-        sb_printf(&b, "#define RD_PACK 1\n");
     sb_printf(&b, "#define MATH %d /* %s */\n#define MATH_N %llu\n", (int)d->math, pipe_math_name(d->math),
               (unsigned long long)(d->math == PIPE_MATH_MMA ? d->math_amount / 4096u : d->math_amount));
     sb_printf(&b, "#define STORE_EVERY %u\n#define ST_ROWS %u\n", g->stores_per_cta ? d->store_every : 0u,

@@ -39,7 +39,6 @@ typedef struct run_gen_info {
     uint32_t rd_share;             /* warps sharing the tile (access_desc.warps) */
     uint32_t rd_n;                 /* instructions per warp and repeat */
     uint32_t rd_repeat;
-    int rd_pack;                   /* 1: two 16-bit read offsets per register (run_gen_pack_reads) */
     uint32_t *rd_tab;              /* rd_share * rd_n * 32 offsets from the tensor's stage base */
     /* per tensor */
     uint32_t ntiles[DESC_MAX_TENSORS];      /* box-aligned tiles of the tensor (ids wrap) */

@@ -517,25 +517,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 
     /* ---- consumer side ---- */
     /* this warp's read offsets (the access generator's table), loaded once */
-#if RD_PACK
-    /* two offsets per register (run_gen.c pack_reads): the offsets alone would not leave
-     * the kernel its registers */
-    u32 off2[(RD_N + 1) / 2];
-#pragma unroll
-    for (u32 q = 0; q < (RD_N + 1) / 2; q++) {
-        const u32 row = (((warp - NPROD) % RD_SHARE) * RD_N + 2 * q) * 32 + lane;
-        const u32 lo = warp >= NPROD ? RD_TAB[row] : 0u;
-        const u32 hi = warp >= NPROD && 2 * q + 1 < RD_N ? RD_TAB[row + 32] : 0u;
-        off2[q] = lo | hi << 16;
-    }
-#define RD_OFF(q) (((q) & 1u) ? off2[(q) >> 1] >> 16 : off2[(q) >> 1] & 0xffffu)
-#else
     u32 off[RD_N];
 #pragma unroll
     for (u32 q = 0; q < RD_N; q++)
         off[q] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_N + q) * 32 + lane] : 0u;
-#define RD_OFF(q) off[q]
-#endif
     u32 released = 0;
     u32 rdep = 0;
     /* tail: the releases after the last iteration, with a ring check per iteration (in
@@ -603,7 +588,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             for (u32 r = 0; r < RD_REPEAT; r++) {
 #pragma unroll
                 for (u32 q = 0; q < RD_N; q++) {
-                    const u32 a = tbase + RD_OFF(q);
+                    const u32 a = tbase + off[q];
                     const u32 w0 = ((q * 32 + lane) * 4) * 2 + 1;
 #if RD_OP == 0
                     u32 x;

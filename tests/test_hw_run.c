@@ -181,33 +181,6 @@ Test(hw_run_gen, cols_reads_unswizzled) { cols_offsets("consumer_swizzle_none", 
 Test(hw_run_gen, cols_reads_swizzled) { cols_offsets("consumer_swizzle_128b", 1); }
 
 /* No reads described: one conflict-free 16-byte probe per lane over the first 512 bytes. */
-/* Read offsets share registers in pairs only where they would crowd out the rest of the
- * kernel: corpus_0002_0107 (4 CTAs per SM of 5 warps: 96 registers per thread, 64 offsets
- * of 4-byte row reads, below 64 KiB) packs them; ws4_tma (2 CTAs' worth of registers to
- * spare) keeps one per register. The packed table is the same table. */
-Test(hw_run_gen, read_offsets_pack_only_under_register_pressure)
-{
-    static pipe_desc d;
-    err_info e = {0};
-    cr_assert_eq(desc_load("traces/h100/corpus-seed2/corpus_0002_0107.yaml", &d, &e), ERR_OK, "%s", e.detail);
-    run_gen_info g;
-    char *src = source_of(&d, &g);
-    cr_expect_eq(g.rd_n, 64);
-    cr_expect_eq(g.rd_pack, 1);
-    cr_expect(strstr(src, "#define RD_PACK 1\n") != NULL);
-    for (size_t k = 0; k < (size_t)32 * g.rd_share * g.rd_n; k++)
-        cr_assert_leq(g.rd_tab[k], 0xffffu, "offset %zu: %u", k, g.rd_tab[k]);
-    free(src);
-    run_gen_free(&g);
-
-    load("ws4_tma", &d);
-    src = source_of(&d, &g);
-    cr_expect_eq(g.rd_pack, 0);
-    cr_expect(strstr(src, "#define RD_PACK") == NULL);
-    free(src);
-    run_gen_free(&g);
-}
-
 Test(hw_run_gen, probe_when_no_reads)
 {
     static pipe_desc d;
