@@ -29,6 +29,8 @@ typedef struct pipe_params {
     double arrive_ns;              /* warp time of an mbarrier arrive (local) */
     double wake_ns;                /* phase completion -> a blocked try_wait returns */
     double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
+    double ldgsts_step_ns;         /* warp time of an mbarrier copy step besides its cp.async trips */
+    double ldgsts_group_step_ns;   /* the same for a commit-group copy step */
     double smem_cycles_per_wavefront; /* shared-memory port cycles per wavefront */
     double lsu_issue_cycles;       /* warp cycles per shared-memory instruction issue */
     double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */

@@ -357,6 +357,35 @@ static int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
     return served > s->now + dur_ps ? served : s->now + dur_ps;
 }
 
+/* The trips of consumer warp `rank`'s cp.async copy loop over its share of a stage, as the
+ * generated kernel makes them (hw/run_gen.c: the stage's 16-byte chunks tensor by tensor,
+ * split evenly over the warps, 32 lanes a trip). A trip whose lanes reach a further tensor
+ * counts once more: the loop computes each tensor's tile address in turn. */
+static uint32_t copy_trips(const pipe_desc *d, uint32_t rank)
+{
+    uint32_t n = d->copy_bytes / 16, c0 = (uint32_t)((uint64_t)rank * n / d->consumer_warps);
+    uint32_t c1 = (uint32_t)((uint64_t)(rank + 1) * n / d->consumer_warps), trips = 0;
+    for (uint32_t q = c0; q < c1; q += 32) {
+        uint32_t end = q + 32 < c1 ? q + 32 : c1, lo = 0, touched = 0;
+        for (uint32_t t = 0; t < d->ntensors; t++) {
+            uint32_t hi = lo + d->tensors[t].tx_bytes / 16;
+            touched += hi > q && lo < end;
+            lo = hi;
+        }
+        trips += touched ? touched : 1;
+    }
+    return trips;
+}
+
+/* A warp's cp.async copy step on its own: its trips and the step around them (the
+ * commit-group step has no mbarrier arrives). */
+static int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips)
+{
+    *trips = copy_trips(s->d, w->consumer_rank);
+    double step = s->d->cpasync_groups ? s->p->ldgsts_group_step_ns : s->p->ldgsts_step_ns;
+    return (int64_t)(step * 1000 + *trips * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
+}
+
 /* try_wait.parity: passes now, or registers the warp as a waiter. */
 static int try_wait(sim *s, warp *w, uint32_t wi, uint32_t b, int64_t phase, uint32_t parity, uint32_t iter)
 {
@@ -595,9 +624,9 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
     err_info fe;
     if (j < d->iterations) {
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
-        uint32_t instr = (bytes + 511) / 512;   /* 16 bytes per lane */
-        cost = issue_end(s, w, (int64_t)(instr * s->p->ldgsts_issue_cycles * s->ps_per_cycle),
-                         instr * s->p->ldgsts_slot_cycles) - s->now;
+        uint32_t instr;
+        int64_t own = copy_step_ps(s, w, &instr);
+        cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
         done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, &fe) != ERR_OK)
@@ -716,9 +745,9 @@ static void warp_run(sim *s, uint32_t wi)
             int64_t cost = 0;
             if (d->mode == PIPE_CPASYNC) {
                 uint32_t bytes = d->copy_bytes / d->consumer_warps;
-                uint32_t instr = (bytes + 511) / 512;
-                cost = issue_end(s, w, (int64_t)(instr * p->ldgsts_issue_cycles * s->ps_per_cycle),
-                                 instr * p->ldgsts_slot_cycles) - s->now;
+                uint32_t instr;
+                int64_t own = copy_step_ps(s, w, &instr);
+                cost = issue_end(s, w, own, instr * p->ldgsts_slot_cycles) - s->now;
                 int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
                 emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
                 emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,

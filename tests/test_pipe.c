@@ -485,9 +485,9 @@ Test(pipe, every_timing_parameter_names_its_source)
     params_defaults("h100", &p, NULL);
     for (size_t i = 0; i < n; i++) {
         const char *s = t[i].source;
-        /* a committed H100 recording (traces/h100/) is a named source too */
+        /* a committed recording (traces/h100/, traces/h200/) is a named source too */
         int sourced = strstr(s, "estimate") || strstr(s, "hopper-facts.md") || strstr(s, "arXiv") || strstr(s, "whitepaper") ||
-                      strstr(s, "traces/h100/");
+                      strstr(s, "traces/h100/") || strstr(s, "traces/h200/");
         cr_assert(sourced, "%s: source '%s' is neither an estimate nor a named source", t[i].name, s);
         int found = 0;
         cr_assert_eq(params_get(&p, t[i].name, &found), t[i].h100);
