@@ -61,7 +61,7 @@ $(BUILD)/$(1)/obj/viz/%.o: viz/%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/o
 	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
 $(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*.h hw/*.c) | $(BUILD)/$(1)/obj/tests
 	$$(CC) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
-	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
+	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMASIM_REL_BIN='"$(BUILD)/rel/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
 	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
 
 $(BUILD)/$(1)/obj/sim/cli $(BUILD)/$(1)/obj/viz/app $(BUILD)/$(1)/obj/tests $(BUILD)/$(1)/tests:

@@ -35,14 +35,22 @@ static inline char *slurp(const char *path)
     return s;
 }
 
+static inline run_result cli_run_bin(const char *bin, const char *subcommand, const char *args);
+
 static inline run_result cli_run(const char *subcommand, const char *args)
+{
+    return cli_run_bin(TMASIM_BIN, subcommand, args);
+}
+
+/* `BIN SUBCOMMAND ARGS`: cli_run with another build of tmasim */
+static inline run_result cli_run_bin(const char *bin, const char *subcommand, const char *args)
 {
     char dir[] = "/tmp/tmcliXXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char cmd[4096], out[64], err[64];
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(err, sizeof err, "%s/err", dir);
-    snprintf(cmd, sizeof cmd, "%s %s %s >%s 2>%s", TMASIM_BIN, subcommand, args, out, err);
+    snprintf(cmd, sizeof cmd, "%s %s %s >%s 2>%s", bin, subcommand, args, out, err);
     int st = system(cmd);
     run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
     unlink(out), unlink(err), rmdir(dir);

@@ -11,6 +11,13 @@
 
 #include "cli_run.h"
 
+/* The corpus-wide figures come from the optimised build: they check the model's accuracy, and
+ * the sanitizer build of the same code runs every other case here (about 10x slower, it would
+ * take most of the suite's time on the 460 recordings) */
+#ifndef TMASIM_REL_BIN
+#define TMASIM_REL_BIN "build/rel/tmasim"
+#endif
+
 /* The value of "key": in the n-th JSON object of the output (0-based). */
 static double field(const char *json, int n, const char *key)
 {
@@ -27,7 +34,7 @@ static double field(const char *json, int n, const char *key)
 
 Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
 {
-    run_result r = cli_run("accuracy", "traces/h100/corpus traces/h200/corpus --split test --format json");
+    run_result r = cli_run_bin(TMASIM_REL_BIN, "accuracy", "traces/h100/corpus traces/h200/corpus --split test --format json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         double n = field(r.out, g, "n"), med = field(r.out, g, "median_abs_err_pct");
@@ -35,9 +42,9 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         cr_log_info("%s test half: n %.0f, median |error| %.1f%%, max %.1f%%, verdicts %.0f%%", g ? "H200" : "H100", n, med,
                     max, agree);
         cr_expect_geq(n, 100, "usable recordings in the test half");
-        cr_expect_leq(med, 12.5, "median |error| of the test half");
+        cr_expect_leq(med, 12.0, "median |error| of the test half");
         cr_expect_leq(max, 60.0, "largest |error| of the test half");
-        cr_expect_geq(agree, 74.0, "verdict agreement with the recorded evidence");
+        cr_expect_geq(agree, 75.0, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -45,11 +52,12 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
 /* Recorded after the model was fixed (seed 2): nothing was fitted on it. */
 Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
 {
-    run_result r = cli_run("accuracy", "traces/h100/corpus-seed2 traces/h200/corpus-seed2 --split all --format json");
+    run_result r = cli_run_bin(TMASIM_REL_BIN, "accuracy",
+                               "traces/h100/corpus-seed2 traces/h200/corpus-seed2 --split all --format json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), 120, "every held-out run usable");
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 13.5);
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 12.0);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), 89.0);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), 72.0);
     }
