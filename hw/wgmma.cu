@@ -192,7 +192,7 @@ static void decode(const wg_case *c, const wg_form &f, const uint32_t *planes, u
             uint32_t slot = 0;
             int ok = 1, b1 = -1, b0 = -1;
             for (uint32_t p = 0; p < nbits + 2 && ok; p++) {
-                int bit;
+                int bit = 0;
                 ok = word_bit(planes[((size_t)p * 128 + th) * words + rg], integer, &bit);
                 if (p < nbits)
                     slot |= (uint32_t)bit << p;
