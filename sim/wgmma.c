@@ -8,8 +8,8 @@
  *   MN-major, swizzled:   (rb/W)*LBO  + (k/8)*SBO  + (k%8)*W  + rb%W
  * That is the PTX ISA's canonical layouts (core matrices of 8 rows by 16 bytes; LBO and
  * SBO exchange roles between MN-major without and with a swizzle). The sum is then
- * swizzled on the absolute address (wg_swizzle_address). Both steps were compared with
- * the recording under traces/h200/wgmma (tmasim replay --wgmma). */
+ * swizzled on the absolute address (wg_swizzle_address). Both steps agree with every
+ * case recorded under traces/h200/wgmma (tmasim replay --wgmma). */
 #include "wgmma.h"
 
 #include <stdio.h>
@@ -114,15 +114,16 @@ void wg_desc_decode(uint64_t raw, wg_desc *d)
     d->swizzle = (wg_swizzle)((raw >> 62) & 3);
 }
 
+/* The 16-byte chunk bits (4-6; 4-5 for 64B, 4 for 32B) are XORed with the row bits
+ * 7-9 of the absolute address less the base offset. Measured (traces/h200/wgmma,
+ * variants base_offset_N): a nonzero base offset shifts the pattern in every mode,
+ * 32B included, and a tile that TMA wrote anywhere reads right with base offset 0,
+ * because TMA too swizzles on the absolute address. */
 uint32_t wg_swizzle_address(wg_swizzle s, uint32_t base_offset, uint32_t a)
 {
-    (void)base_offset;
-    switch (s) {
-    case WG_SWZ_128B: return a ^ (((a >> 7) & 7u) << 4);
-    case WG_SWZ_64B: return a ^ (((a >> 7) & 3u) << 4);
-    case WG_SWZ_32B: return a ^ (((a >> 7) & 1u) << 4);
-    default: return a;
-    }
+    static const uint32_t mask[4] = {0, 7, 3, 1};
+    uint32_t row = ((a >> 7) - base_offset) & mask[s & 3];
+    return a ^ (row << 4);
 }
 
 static inline uint32_t pre_offset(wg_major major, uint32_t E, uint32_t W, const wg_desc *d, uint32_t row,
