@@ -204,21 +204,21 @@ static void gen_tiles(gen *g)
         }
 }
 
-/* Random descriptors (no tile): every field, every start position. */
+/* Random descriptors (no tile): every field, start positions across the region, LBO
+ * and SBO also where the layout does not use them. */
 static void gen_random(gen *g, size_t count)
 {
-    for (size_t i = 0; i < count * 4 && g->n < g->max + count; i++) {
-        size_t before = g->n;
+    size_t want = g->n + count;
+    for (size_t tries = 0; tries < count * 20 && g->n < want; tries++) {
         wg_shape s = {.dtype = (wg_dtype)rnd(g, WG_DTYPE_COUNT), .operand = rnd(g, 2) ? WG_B : WG_A};
         s.major = (s.dtype == WG_F16 || s.dtype == WG_BF16) && rnd(g, 2) ? WG_MN_MAJOR : WG_K_MAJOR;
-        s.n = 8 * (1 + rnd(g, 8));
+        s.n = 8 * (1 + rnd(g, 32));
         if ((s.dtype == WG_S8 || s.dtype == WG_U8) && s.n > 24)
-            s.n = 32;
-        wg_desc d = {.start = 16 * rnd(g, 0x1000), .lbo = 16 * rnd(g, 130), .sbo = 16 * rnd(g, 130),
+            s.n &= ~15u;
+        uint32_t span = rnd(g, 2) ? 64 : 260;
+        wg_desc d = {.start = 16 * rnd(g, g->region / 32), .lbo = 16 * rnd(g, span), .sbo = 16 * rnd(g, span),
                      .base_offset = rnd(g, 8), .swizzle = (wg_swizzle)rnd(g, 4)};
         add(g, &s, &d, "random", NULL, 0);
-        if (g->n > before && g->n >= count + g->max)
-            break;
     }
 }
 
@@ -226,9 +226,7 @@ size_t wg_gen_cases(wg_case *cases, size_t max, uint32_t region)
 {
     gen g = {.out = cases, .max = max, .region = region, .rng = 0x9E3779B97F4A7C15ull};
     gen_tiles(&g);
-    size_t tiles = g.n;
-    for (size_t i = 0; i < 160 && g.n < tiles + 120; i++)
-        gen_random(&g, 1);
+    gen_random(&g, 320);
     return g.n;
 }
 
