@@ -102,14 +102,18 @@ void wg_tile_default_roles(wg_major m, uint32_t rank, wg_role role[TM_MAX_RANK])
  * returns 1 and sets *address, or 0 if the tile does not hold it. */
 int wg_tile_address(const wg_tile *t, const wg_shape *s, uint32_t row, uint32_t k, uint32_t *address);
 
+/* The tile element whose first byte is at address: 1 and its row (from row_origin)
+ * and its k in the whole tile, or 0 (padding, outside, or not a first byte). */
+int wg_tile_element_at(const wg_tile *t, uint32_t address, uint32_t *row, uint32_t *k);
+
 enum { WG_MISMATCH_MAX = 8 };
 
 typedef struct wg_mismatch {
     uint32_t row, k;          /* the operand element */
     uint32_t read_address;    /* where the descriptor reads it from */
     uint32_t want_address;    /* where TMA put it (WG_NOWHERE if the tile lacks it) */
-    int has_read_element;     /* the tile element at read_address, if any */
-    uint32_t read_row, read_k;
+    int has_read_element;     /* the tile element at read_address, if any: */
+    uint32_t read_row, read_k;/* its row and its k in the whole tile (not the k-block) */
 } wg_mismatch;
 #define WG_NOWHERE 0xFFFFFFFFu
 

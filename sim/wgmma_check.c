@@ -42,20 +42,22 @@ int wg_tile_address(const wg_tile *t, const wg_shape *s, uint32_t row, uint32_t 
     return 1;
 }
 
-/* Which operand element of the k-block the tile holds at address (a linear search is
- * enough: it runs only for the few mismatches reported). */
-static int element_at(const wg_tile *t, const wg_shape *s, const uint32_t *want, uint32_t addr, uint32_t *row,
-                      uint32_t *k)
+int wg_tile_element_at(const wg_tile *t, uint32_t address, uint32_t *row, uint32_t *k)
 {
-    uint32_t K = wg_k(s->dtype), n = wg_elements(s);
-    for (uint32_t i = 0; i < n; i++)
-        if (want[i] == addr) {
-            *row = i / K;
-            *k = i % K;
-            return 1;
-        }
-    (void)t;
-    return 0;
+    tm_element el;
+    uint32_t byte;
+    if (!tm_plan_element_at(&t->plan, address, &el, &byte) || byte != 0)
+        return 0;
+    uint32_t v[2] = {0, 0}, mul[2] = {1, 1};
+    for (uint32_t i = 0; i < t->plan.desc.rank; i++) {
+        v[t->role[i]] += el.idx[i] * mul[t->role[i]];
+        mul[t->role[i]] *= t->plan.loaded[i];
+    }
+    if (v[WG_ROLE_ROW] < t->row_origin)
+        return 0;
+    *row = v[WG_ROLE_ROW] - t->row_origin;
+    *k = v[WG_ROLE_K];
+    return 1;
 }
 
 static int tile_addresses(const wg_tile *t, const wg_shape *s, uint32_t *want)
@@ -195,13 +197,16 @@ int wg_check_tile(const wg_tile *t, const wg_shape *s, const wg_desc *d, const u
     for (uint32_t i = 0; i < n; i++) {
         if (read[i] == want[i] && want[i] != WG_NOWHERE)
             continue;
-        if (out->n_first < WG_MISMATCH_MAX) {
+        int seen = 0; /* one line per pair of 16-byte chunks: the elements of a chunk go together */
+        for (uint32_t j = 0; j < out->n_first && !seen; j++)
+            seen = out->first[j].read_address / 16 == read[i] / 16 && out->first[j].want_address / 16 == want[i] / 16;
+        if (!seen && out->n_first < WG_MISMATCH_MAX) {
             wg_mismatch *m = &out->first[out->n_first++];
             m->row = i / K;
             m->k = i % K;
             m->read_address = read[i];
             m->want_address = want[i];
-            m->has_read_element = element_at(t, s, want, read[i], &m->read_row, &m->read_k);
+            m->has_read_element = read[i] != WG_NOWHERE && wg_tile_element_at(t, read[i], &m->read_row, &m->read_k);
         }
         out->mismatches++;
     }
