@@ -171,14 +171,15 @@ static void draw_legend(cairo_t *cr, const view *v, int has_tile, double y)
     } else
         swatch(cr, x, y, plain_read, 0, "read");
     char s[160];
-    snprintf(s, sizeof s, "label: the operand element (row,k) first read from the chunk (k in the tile)%s",
-             v->hidden_reads ? "; some reads lie below the window" : "");
-    text(cr, 15, 0, ink, x, y + 46, 0, s);
-    if (has_tile) {
-        snprintf(s, sizeof s, v->mismatches ? "%u of %u elements read from the wrong place" : "all %u elements read right",
-                 v->mismatches ? v->mismatches : v->elements, v->elements);
-        text(cr, 17, 1, v->mismatches ? bad_fill : ink, x, y + 72, 0, s);
-    }
+    text(cr, 15, 0, ink, x, y + 46, 0, "label: the operand element (row,k) read first from the chunk (k in the tile)");
+    const char *more = v->hidden_reads ? " (more lines below)" : "";
+    if (has_tile && v->mismatches)
+        snprintf(s, sizeof s, "%u of %u elements read from the wrong place%s", v->mismatches, v->elements, more);
+    else if (has_tile)
+        snprintf(s, sizeof s, "all %u elements read right%s", v->elements, more);
+    else
+        snprintf(s, sizeof s, "%u elements%s", v->elements, more);
+    text(cr, 17, 1, v->mismatches ? bad_fill : ink, x, y + 72, 0, s);
 }
 
 static int has_ext(const char *p, const char *ext)

@@ -24,6 +24,7 @@ static void usage(FILE *to)
             "  --format F           table (default), csv (row,k,address[,tma_address,agree]), json\n"
             "  --max-rows N         table: operand rows listed (default 8)\n"
             "  --png FILE, --svg FILE  draw the tile and what the k-block reads\n"
+            "  --picture-lines N    128-byte lines drawn from the first one touched (default 64)\n"
             "  --help\n\n"
             "exit status: 0 the reads agree with the tile (or no tile), 1 mismatch or no descriptor\n"
             "can read the tile, 2 bad input\n"
@@ -36,7 +37,7 @@ typedef struct wg_opts {
     wg_flags f;
     cli_format format;
     const char *png, *svg;
-    uint64_t max_rows;
+    uint64_t max_rows, picture_lines;
     wg_desc desc;
     int has_desc;
     wg_tile tile;
@@ -73,6 +74,8 @@ static int parse_args(int argc, char **argv, wg_opts *o, err_info *e)
             rc = cli_format_parse(v, &o->format, e);
         else if (!strcmp(flag, "--png") || !strcmp(flag, "--svg"))
             rc = picture_flag(o, flag, v, e);
+        else if (!strcmp(flag, "--picture-lines"))
+            rc = cli_parse_u64(v, "--picture-lines", 1, 1024, &o->picture_lines, e);
         else if (!strcmp(flag, "--max-rows"))
             rc = cli_parse_u64(v, "--max-rows", 1, 256, &o->max_rows, e);
         else
@@ -255,9 +258,11 @@ static int draw(const wg_opts *o, const char *path)
     err_info e = {0};
     char title[200];
     const wg_shape *s = &o->f.shape;
-    snprintf(title, sizeof title, "%s %s %s-major, desc 0x%016" PRIx64 ", k-block %u", s->operand == WG_A ? "A" : "B",
-             wg_dtype_name(s->dtype), s->major == WG_K_MAJOR ? "K" : "MN", wg_desc_encode(&o->desc), o->tile.k_block);
-    draw_wgmma_opts d = {.path = path, .title = title};
+    int n = snprintf(title, sizeof title, "%s %s %s-major, desc 0x%016" PRIx64, s->operand == WG_A ? "A" : "B",
+                     wg_dtype_name(s->dtype), s->major == WG_K_MAJOR ? "K" : "MN", wg_desc_encode(&o->desc));
+    if (o->f.has_tile)
+        snprintf(title + n, sizeof title - (size_t)n, ", k-block %u", o->tile.k_block);
+    draw_wgmma_opts d = {.path = path, .title = title, .max_lines = (uint32_t)o->picture_lines};
     if (draw_wgmma(o->f.has_tile ? &o->tile : NULL, s, &o->desc, &d, &e))
         return cli_report("wgmma", &e);
     return EXIT_OK;
@@ -276,6 +281,7 @@ int cmd_wgmma(int argc, char **argv)
         return EXIT_BAD_INPUT;
     wg_flags_init(&o->f);
     o->max_rows = 8;
+    o->picture_lines = 64;
     int rc = parse_args(argc, argv, o, &e);
     if (rc == ERR_OK && (o->png || o->svg) && !o->has_desc)
         rc = err_set(&e, ERR_BAD_INPUT, o->png ? "--png" : "--svg", "the picture needs a descriptor (--desc or its fields)");
