@@ -231,9 +231,11 @@ static void print_json(const wg_opts *o, const wg_check *c, int has_check)
             printf("%s%u", i ? "," : "", wg_element_address(s, &o->desc, i / K, i % K));
         printf("],");
     }
-    if (has_check) {
-        printf("\"k_block\":%u,\"agree\":%s,\"mismatches\":%u,\"first_mismatches\":[", o->tile.k_block,
-               c->mismatches ? "false" : "true", c->mismatches);
+    if (has_check)
+        printf("\"k_block\":%u,", o->tile.k_block);
+    if (has_check && o->has_desc) {
+        printf("\"agree\":%s,\"mismatches\":%u,\"first_mismatches\":[", c->mismatches ? "false" : "true",
+               c->mismatches);
         for (uint32_t i = 0; i < c->n_first; i++) {
             const wg_mismatch *m = &c->first[i];
             printf("%s{\"row\":%u,\"k\":%u,\"read\":%u,\"tma\":", i ? "," : "", m->row, m->k + o->tile.k_block * K,
@@ -244,6 +246,8 @@ static void print_json(const wg_opts *o, const wg_check *c, int has_check)
                 printf("%u}", m->want_address);
         }
         printf("],");
+    }
+    if (has_check) {
         if (c->has_fix)
             json_desc("right_descriptor", &c->fix);
         else
