@@ -146,10 +146,9 @@ static int find_desc(const wg_tile *t, const wg_shape *s, const uint32_t *want, 
                  want[0]);
     else
         snprintf(why, why_size,
-                 "no start, LBO, SBO, base offset and swizzle reproduce the tile: wgmma reads core matrices of "
-                 "8 rows by 16 bytes with rows %u bytes apart; this tile's rows are %u bytes apart",
-                 s->major == WG_K_MAJOR ? wg_swizzle_width((wg_swizzle)tm_mode) : wg_swizzle_width((wg_swizzle)tm_mode),
-                 t->plan.row_pitch);
+                 "no start, LBO, SBO, base offset and swizzle reproduce the tile: with swizzle %s wgmma reads "
+                 "core matrices of 8 rows %u bytes apart; this tile's rows are %u bytes apart",
+                 wg_swizzle_name((wg_swizzle)tm_mode), wg_swizzle_width((wg_swizzle)tm_mode), t->plan.row_pitch);
     return ERR_FINDING;
 }
 
