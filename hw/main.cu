@@ -21,6 +21,7 @@
 #include "hw.h"
 #include "run.h"
 #include "calib.h"
+int hw_cmd_wgmma_record(int argc, char **argv);
 #include "tm_flags.h"
 
 enum { EXIT_OK_ = 0, EXIT_FINDING_ = 1, EXIT_BAD_ = 2 };
@@ -825,7 +826,8 @@ int main(int argc, char **argv)
                 "  corpus    sizes of the validation corpus and the model's view of it (no GPU needed)\n"
                 "  smoke     one layout case, four bank instructions (quick check of the device)\n"
                 "  run       a pipeline description (examples/*.yaml) as a real kernel: checked, timed, traced\n"
-                "  calibrate the simulator's timing parameters from microbenchmarks on this GPU (--params file)\n\n"
+                "  calibrate the simulator's timing parameters from microbenchmarks on this GPU (--params file)\n"
+                "  wgmma-record  the shared address wgmma reads for each operand element, over the descriptor corpus\n\n"
                 "exit status: 0 ok, 1 finding (rejection, hang, mismatch), 2 bad input or no GPU\n");
         return argc < 2 ? EXIT_BAD_ : EXIT_OK_;
     }
@@ -844,12 +846,14 @@ int main(int argc, char **argv)
         return hw_cmd_run(argc - 1, argv + 1);
     if (!strcmp(c, "calibrate"))
         return hw_cmd_calibrate(argc - 1, argv + 1);
+    if (!strcmp(c, "wgmma-record"))
+        return hw_cmd_wgmma_record(argc - 1, argv + 1);
     if (!strcmp(c, "record-layout"))
         return cmd_record_layout(argc - 1, argv + 1);
     if (!strcmp(c, "record-encode"))
         return cmd_record_encode(argc - 1, argv + 1);
     if (!strcmp(c, "record-bank"))
         return cmd_record_bank(argc - 1, argv + 1);
-    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run calibrate\n", c);
+    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run calibrate wgmma-record\n", c);
     return EXIT_BAD_;
 }

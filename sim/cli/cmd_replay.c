@@ -11,6 +11,7 @@ static void usage(FILE *to)
 {
     fprintf(to, "usage: tmasim replay [DIR] [--format table|csv|json] [--details N]\n"
                 "Re-runs every case recorded by `tmahw validate` (default DIR traces/h100/validation)\n"
+                "(or, for a DIR holding wgmma.txt such as traces/h200/wgmma, by `tmahw wgmma-record`)\n"
                 "through the current models and counts agreements per kind (encode, load, store, bank).\n"
                 "Prints the first N disagreements (default 10) with the case and the first difference.\n"
                 "Exit 0: all agree; 1: any disagreement; 2: unreadable recording or bad flags.\n");
@@ -71,6 +72,13 @@ int cmd_replay(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
         dir = argv[i];
+    }
+    char wg_path[4096];
+    snprintf(wg_path, sizeof wg_path, "%s/wgmma.txt", dir);
+    FILE *wg = fopen(wg_path, "r");
+    if (wg) {
+        fclose(wg);
+        return cmd_wgmma_replay(wg_path, fmt, ndetails);
     }
     replay_report *r = calloc(1, sizeof *r);
     if (!r) {

@@ -13,5 +13,10 @@ int cmd_diff(int argc, char **argv);     /* simulated vs measured trace */
 int cmd_demo(int argc, char **argv);     /* the bundled example */
 int cmd_corpus(int argc, char **argv);   /* a seeded random corpus of descriptions */
 int cmd_accuracy(int argc, char **argv); /* the simulator against a recorded corpus */
+int cmd_wgmma(int argc, char **argv);    /* wgmma descriptor reads vs the TMA tile */
+/* tmasim replay of a wgmma recording (a folder holding wgmma.txt, or the file). */
+#include <stdint.h>
+#include "cli.h"
+int cmd_wgmma_replay(const char *path, cli_format fmt, uint64_t ndetails);
 
 #endif

@@ -20,6 +20,7 @@ static const struct {
     {"diff", cmd_diff, "compare a simulated trace with a measured one"},
     {"demo", cmd_demo, "the bundled example: 128B-swizzled 64x64 f16 tile"},
     {"corpus", cmd_corpus, "a seeded random corpus of pipeline descriptions (for recording on GPUs)"},
+    {"wgmma", cmd_wgmma, "where wgmma reads each operand element from its descriptor; check against the TMA tile"},
     {"accuracy", cmd_accuracy, "the simulator against a corpus recorded on GPUs (error table, verdicts)"},
 };
 
@@ -47,6 +48,6 @@ int main(int argc, char **argv)
             draw_release_caches();
             return rc;
         }
-    fprintf(stderr, "tmasim: command: '%s' is not one of: layout bank replay check sim export diff demo\n", argv[1]);
+    fprintf(stderr, "tmasim: command: '%s' is not one of: layout bank replay check sim export diff demo corpus accuracy wgmma\n", argv[1]);
     return EXIT_BAD_INPUT;
 }
