@@ -465,3 +465,75 @@ Test(tmaview, no_display_is_one_line_exit_2_not_a_hang)
     cr_expect(strstr(out, "status=2"), "%s", out);
     cr_expect(strstr(out, "no display") && strstr(out, "--render"), "%s", out);
 }
+
+/* Dark (text) pixels in a box: the ink of the lane labels grows with the square of the
+ * presentation scale. */
+static int ink(const img *m, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1 && y < m->h; y++)
+        for (int x = x0; x < x1 && x < m->w; x++) {
+            int r, g, b;
+            px(m, x, y, &r, &g, &b);
+            n += r < 110 && g < 110 && b < 140;
+        }
+    return n;
+}
+
+/* Presentation scale: a 1920x1080 window draws at 1.5x by default (the logical canvas
+ * stays 1280x720), ctrl - twice brings it to 1x, ctrl 0 back to the default. At scale k
+ * the consumer's work track (logical rows 68..77, stall red after `f` on its first
+ * wait) sits at k times those rows, and the lane labels carry about k^2 the ink. */
+Test(tmaview, presentation_scale_and_ctrl_plus_minus_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/scale.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "search kind=wait role=consumer iter=0\nkey f\nmove 5 5\nscreenshot big.png\n"
+               "key ctrl+minus\nkey ctrl+minus\nmove 5 5\nscreenshot small.png\n"
+               "key ctrl+0\nmove 5 5\nscreenshot back.png\nkey ctrl+plus\nmove 5 5\nscreenshot bigger.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 2048x1200x24' %s/%s --size 1920x1080 --script scale.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "tmaview failed: %s", out);
+    img big = load_png("big.png"), small = load_png("small.png"), back = load_png("back.png"), bigger = load_png("bigger.png");
+    cr_assert_eq(big.w, 1920);
+    cr_assert_eq(small.w, 1920);
+    /* scale 1.5: work track at rows 102..115, timeline from x = 180 */
+    cr_expect_geq(share(&big, 108, 400, 1200, SR, SG, SB), 0.95, "consumer row not red at 1.5x, row 108");
+    /* scale 1 (the time span kept, over a wider logical timeline): work track at rows
+     * 68..77; nothing at 1.5x's row 108, below the last lane */
+    cr_expect_geq(share(&small, 72, 300, 900, SR, SG, SB), 0.95, "consumer row not red at 1x, row 72");
+    cr_expect_eq(share(&small, 108, 300, 900, SR, SG, SB), 0.0, "1x: row 108 is red");
+    int ink_big = ink(&big, 0, 30, 180, 130), ink_small = ink(&small, 0, 20, 120, 87);
+    cr_expect_gt(ink_small, 50, "no label ink at 1x");
+    cr_expect_gt(ink_big, ink_small * 18 / 10, "labels at 1.5x have %d ink pixels vs %d at 1x", ink_big, ink_small);
+    /* ctrl 0: the default again; ctrl +: 1.75x, work track at 119..134 */
+    cr_expect_geq(share(&back, 108, 400, 1200, SR, SG, SB), 0.95, "ctrl 0 did not restore 1.5x");
+    cr_expect_geq(share(&bigger, 126, 400, 1100, SR, SG, SB), 0.95, "ctrl + did not give 1.75x");
+    cairo_surface_destroy(big.s);
+    cairo_surface_destroy(small.s);
+    cairo_surface_destroy(back.s);
+    cairo_surface_destroy(bigger.s);
+}
+
+Test(tmaview, render_scale_flag)
+{
+    static char out[8192];
+    int rc = sh(out, sizeof out, LIB_LSAN "%s/%s --render s1.png --size 1920x1080 --scale 1 sim.tmt && "
+                LIB_LSAN "%s/%s --render s2.png --size 1920x1080 --scale 2 sim.tmt", cwd, TMAVIEW_BIN, cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    img a = load_png("s1.png"), b = load_png("s2.png");
+    cr_expect_eq(a.w, 1920);
+    cr_expect_eq(b.h, 1080);
+    int ia = ink(&a, 0, 20, 120, 87), ib = ink(&b, 0, 40, 240, 174);
+    cr_expect_gt(ib, ia * 3, "labels at --scale 2 have %d ink pixels vs %d at 1", ib, ia);
+    cairo_surface_destroy(a.s);
+    cairo_surface_destroy(b.s);
+    rc = sh(out, sizeof out, "%s/%s --render x.png --scale 9 sim.tmt", cwd, TMAVIEW_BIN);
+    cr_expect_eq(rc, 2);
+    cr_expect(strstr(out, "--scale: '9' is not a number from 0.5 to 4"), "%s", out);
+}

@@ -20,11 +20,16 @@ static void usage(FILE *to)
             "  --range A:B       show display time A..B (ns; suffix us/ms allowed)\n"
             "  --stats A:B       range statistics and the wait histogram of display time A..B\n"
             "  --size WxH        canvas size (default 1400x800)\n"
+            "  --scale K         presentation scale 0.5..4: labels, pills, panel and rows K times larger\n"
+            "                    (default: the size over 1280x720 in quarter steps, at least 1;\n"
+            "                    1.5 at 1920x1080, 3 at 3840x2160; ctrl +/- and ctrl 0 in the window)\n"
+            "  --ctas LIST       show and compare only these CTAs (0-7, 0,3,9-11); by default every CTA is\n"
+            "                    shown and range statistics count the CTAs both traces hold\n"
             "  --select QUERY    select the first event matching QUERY (kind=wait stage=1 iter=3 role=consumer)\n"
             "  --desc FILE       the pipeline description (YAML) behind the traces: a selected smem_read\n"
             "                    shows its bank picture (default: examples/NAME.yaml, NAME from the trace)\n"
             "  --script FILE     feed the window input events from FILE (one per line:\n"
-            "                    key K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
+            "                    key [ctrl+]K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
             "                    search QUERY | wait FRAMES | screenshot PATH | quit)\n"
             "  --screenshot FILE write the window's pixels to FILE (PNG) after the script, then exit\n"
             "keys: wheel/w/s zoom at the cursor, drag or a/d pan, f fit selection, click select,\n"
@@ -79,6 +84,8 @@ int main(int argc, char **argv)
     const char *paths[2] = {NULL, NULL};
     const char *desc_path = NULL;
     int has_stats = 0;
+    double scale = 0;
+    const char *ctas = NULL;   /* 0: view_default_scale of the size */
     int64_t stats_a = 0, stats_b = 0;
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
@@ -89,7 +96,8 @@ int main(int argc, char **argv)
         }
         int takes = !strcmp(a, "--render") || !strcmp(a, "--range") || !strcmp(a, "--size") ||
                     !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select") ||
-                    !strcmp(a, "--desc") || !strcmp(a, "--stats");
+                    !strcmp(a, "--desc") || !strcmp(a, "--stats") || !strcmp(a, "--scale") ||
+                    !strcmp(a, "--ctas");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "tmaview: %s: missing value\n", a);
             return 2;
@@ -99,6 +107,16 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--screenshot")) o.screenshot = argv[++i];
         else if (!strcmp(a, "--select")) o.select = argv[++i];
         else if (!strcmp(a, "--desc")) desc_path = argv[++i];
+        else if (!strcmp(a, "--ctas")) ctas = argv[++i];
+        else if (!strcmp(a, "--scale")) {
+            const char *v = argv[++i];
+            char *end = NULL;
+            scale = strtod(v, &end);
+            if (end == v || *end || !(scale >= VIEW_SCALE_MIN && scale <= VIEW_SCALE_MAX)) {
+                fprintf(stderr, "tmaview: --scale: '%s' is not a number from %g to %g\n", v, VIEW_SCALE_MIN, VIEW_SCALE_MAX);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--size")) {
             const char *v = argv[++i];
             if (sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240 || o.width > 16384 ||
@@ -117,7 +135,7 @@ int main(int argc, char **argv)
             if (stats) stats_a = lo, stats_b = hi, has_stats = 1;
             else o.range_a = lo, o.range_b = hi, o.has_range = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --select --desc --script --screenshot --help\n", a);
+            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --scale --ctas --select --desc --script --screenshot --help\n", a);
             return 2;
         } else if (npaths < 2) {
             paths[npaths++] = a;
@@ -170,6 +188,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "tmaview: %s: %s\n", s ? e.rule : "memory", s ? e.detail : "out of memory");
         rc = 2;
     } else {
+        if (scale > 0) view_session_set_scale(s, scale);
+        if (ctas && view_session_set_ctas(s, ctas, &e)) {
+            fprintf(stderr, "tmaview: %s: %s\n", e.rule, e.detail);
+            rc = 2;
+            goto done;
+        }
         if (have_desc) view_session_set_desc(s, &desc);
         if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
         if (has_stats) s->has_range = 1, s->range_a = stats_a, s->range_b = stats_b;
@@ -184,6 +208,7 @@ int main(int argc, char **argv)
         } else {
             rc = tmaview_window(s, &o);
         }
+    done:
         view_session_free(s);
     }
     free(s);
