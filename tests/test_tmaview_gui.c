@@ -537,3 +537,39 @@ Test(tmaview, render_scale_flag)
     cr_expect_eq(rc, 2);
     cr_expect(strstr(out, "--scale: '9' is not a number from 0.5 to 4"), "%s", out);
 }
+
+static int tooltip_pixels(const img *m)
+{
+    int n = 0;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            int r, g, b;
+            px(m, x, y, &r, &g, &b);
+            n += r >= 250 && g >= 250 && b >= 215 && b <= 235;
+        }
+    return n;
+}
+
+/* The tooltip belongs to what is under the mouse: hovering the consumer's first wait
+ * shows it; panning the view to before the run (nothing under the mouse) takes it away
+ * without the mouse moving. */
+Test(tmaview, tooltip_follows_the_content_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/tip.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "search kind=wait role=consumer iter=0\nkey f\nkey escape\nmove 400 72\nscreenshot tip.png\n"
+               "key a\nkey a\nkey a\nkey a\nkey a\nkey a\nscreenshot gone.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --script tip.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "tmaview failed: %s", out);
+    img tip = load_png("tip.png"), gone = load_png("gone.png");
+    cr_expect_gt(tooltip_pixels(&tip), 5000, "no tooltip over the wait");
+    cr_expect_lt(tooltip_pixels(&gone), 200, "the tooltip stayed after the view moved away");
+    cairo_surface_destroy(tip.s);
+    cairo_surface_destroy(gone.s);
+}

@@ -332,8 +332,10 @@ Test(session, two_traces_share_the_axis_and_snap_aligns_a_matched_event)
     cr_expect_eq(s.cursor, 1400);
     cr_assert(view_session_snap(&s));
     cr_expect_eq(s.offset[1], 1400 - 6440);
+    cr_expect(strstr(s.status, "snapped"), "%s", s.status);
     view_session_key(&s, '0', 0);
     cr_expect_eq(s.offset[1], -5000);
+    cr_expect(!strstr(s.status, "snapped") && strstr(s.status, "offsets reset"), "after 0: '%s'", s.status);
     view_session_free(&s);
     trace_free(&a);
     trace_free(&b);

@@ -435,6 +435,23 @@ void view_session_search_next(view_session *s, int dir)
 }
 
 /* ---- input ---------------------------------------------------------------------------- */
+/* The hovered event is whatever lies under the mouse now: after a key, a scroll or a
+ * play step moved the content, the tooltip follows (or goes). */
+static void rehover(view_session *s)
+{
+    int p;
+    size_t lane;
+    view_track tr;
+    uint32_t ev;
+    if (s->hover_event == UINT32_MAX) return;
+    if (view_hit(s, s->mouse_x, s->mouse_y, &p, &lane, &tr, &ev) && ev != UINT32_MAX) {
+        s->hover_trace = p;
+        s->hover_event = ev;
+    } else {
+        s->hover_event = UINT32_MAX;
+    }
+}
+
 static double zoom_x(const view_session *s)
 {
     double x = s->mouse_x - s->g.tl_x;
@@ -455,6 +472,9 @@ void view_session_key(view_session *s, int key, int shift)
     case '0':
         s->offset[0] = 0;
         if (s->ntraces == 2) s->offset[1] = tdiff_trace_start(s->tr[0]) - tdiff_trace_start(s->tr[1]);
+        if (s->ntraces == 2)
+            snprintf(s->status, sizeof s->status, "offsets reset: first events lined up (trace 2 offset %lld ns)",
+                     (long long)s->offset[1]);
         break;
     case ' ': {
         int64_t a, b;
@@ -485,6 +505,7 @@ void view_session_key(view_session *s, int key, int shift)
     case ']': s->bank_instr++; break;   /* sync_bank clamps it to the warp's last */
     default: break;
     }
+    rehover(s);
     sync_bank(s);
 }
 
@@ -492,11 +513,9 @@ void view_session_wheel(view_session *s, double x, double y, double dy)
 {
     s->mouse_x = x;
     s->mouse_y = y;
-    if (x < s->g.tl_x) {
-        scroll_rows(s, -(long)lround(dy));
-        return;
-    }
-    view_zoom_at(&s->port, zoom_x(s), pow(1.25, dy));
+    if (x < s->g.tl_x) scroll_rows(s, -(long)lround(dy));
+    else view_zoom_at(&s->port, zoom_x(s), pow(1.25, dy));
+    rehover(s);
 }
 
 void view_session_button(view_session *s, double x, double y, int button, int down, int shift)
@@ -585,5 +604,6 @@ void view_session_tick(view_session *s, double dt_s)
     if (s->cursor > view_t1(&s->port) || s->cursor < s->port.t0) {
         double span = s->port.ns_per_px * s->port.width_px;
         s->port.t0 = s->cursor - (int64_t)llround(span * 0.1);
+        rehover(s);
     }
 }
