@@ -436,13 +436,18 @@ static void draw_axis(cairo_t *cr, const view_session *s)
     text(cr, 4, 12, 9, buf);
 }
 
-static void event_fields(char lines[][96], int *n, const trace_event *e, int64_t offset)
+static void event_fields(char lines[][96], int *n, const trace *t, uint32_t idx, int64_t offset)
 {
+    const trace_event *e = &t->events[idx];
     int k = 0;
     snprintf(lines[k++], 96, "%s  (%s)", trace_kind_name((trace_kind)e->kind), trace_role_name((trace_role)e->role));
     snprintf(lines[k++], 96, "t %" PRId64 " ns  dur %" PRIu32 " ns", e->t_ns + offset, e->dur_ns);
     snprintf(lines[k++], 96, "sm %u  cta %u  warp %u", e->sm, e->cta, e->warp);
-    snprintf(lines[k++], 96, "stage %u  iteration %" PRIu32, e->stage, e->iteration);
+    uint32_t copies, copy = tdiff_key_copy(t, idx, &copies);
+    if (copies > 1) /* the key's copies: one per tensor of the stage (tdiff.h) */
+        snprintf(lines[k++], 96, "stage %u  iteration %" PRIu32 "  copy %u/%u", e->stage, e->iteration, copy, copies);
+    else
+        snprintf(lines[k++], 96, "stage %u  iteration %" PRIu32, e->stage, e->iteration);
     snprintf(lines[k++], 96, "barrier %u  phase %u (parity %u)", e->barrier, e->phase, e->phase & 1);
     snprintf(lines[k++], 96, "bytes %" PRIu32 "  flags 0x%x%s%s", e->bytes, e->flags,
              (e->flags & TRACE_FLAG_FULL_BARRIER) ? " full" : "", (e->flags & TRACE_FLAG_TIMEOUT) ? " TIMEOUT" : "");
@@ -461,7 +466,7 @@ static void draw_tooltip(cairo_t *cr, const view_session *s)
     const trace_event *e = &s->tr[s->hover_trace]->events[s->hover_event];
     char lines[12][96];
     int n;
-    event_fields(lines, &n, e, s->offset[s->hover_trace]);
+    event_fields(lines, &n, s->tr[s->hover_trace], s->hover_event, s->offset[s->hover_trace]);
     uint32_t other = match_of(s, s->hover_trace, s->hover_event);
     if (s->ntraces == 2) {
         if (other == TDIFF_NONE) snprintf(lines[n++], 96, "unmatched in the other trace");
@@ -582,7 +587,7 @@ static void draw_panel(cairo_t *cr, const view_session *s)
         y += 6;
         char lines[12][96];
         int n;
-        event_fields(lines, &n, &s->tr[s->sel_trace]->events[s->sel_event], s->offset[s->sel_trace]);
+        event_fields(lines, &n, s->tr[s->sel_trace], s->sel_event, s->offset[s->sel_trace]);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.5);
         y = panel_line(cr, s, y, 10, "selected");
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
