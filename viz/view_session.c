@@ -346,7 +346,7 @@ static void sync_bank(view_session *s)
     }
     err_info err = {0};
     if (view_bank_build(s->desc, e, s->bank_instr, &s->bank, &err)) {
-        snprintf(s->bank_note, sizeof s->bank_note, "bank picture: %.30s: %.110s", err.rule, err.detail);
+        snprintf(s->bank_note, sizeof s->bank_note, "bank picture: %s: %s", err_rule_label(err.rule), err.detail);
         return;
     }
     s->bank_instr = s->bank.instr;
@@ -412,7 +412,8 @@ int view_session_search(view_session *s, const char *query, err_info *e)
 {
     int rc = view_query_parse(query, &s->query, e);
     if (rc) {
-        snprintf(s->status, sizeof s->status, "search: %.40s: %.100s", e ? e->rule : "query", e ? e->detail : "bad query");
+        snprintf(s->status, sizeof s->status, "search: %s: %s", e ? err_rule_label(e->rule) : "query",
+                 e ? e->detail : "bad query");
         return rc;
     }
     s->has_query = 1;

@@ -58,13 +58,13 @@ typedef struct view_session {
     int64_t drag_t0;
     int drag_moved;
     int quit;
-    char status[160];
+    char status[sizeof(((err_info *)0)->detail) + 128];
     /* Appended: the bank picture of a selected shared-memory read (state panel). */
     const pipe_desc *desc;      /* the description behind the traces; NULL: none known */
     uint32_t bank_instr;        /* which of the read's per-warp instructions is shown ('[' ']') */
     int has_bank;               /* bank is the picture of the current selection */
     view_bank bank;
-    char bank_note[160];        /* why a selected read has no picture */
+    char bank_note[sizeof(((err_info *)0)->detail) + 128];   /* why a selected read has no picture */
     /* Appended: presentation scale. Geometry (g) is in logical pixels; the canvas is
      * px_w x px_h device pixels and everything is drawn scaled by `scale`, so labels,
      * pills, the bank grid and the statistics grow together. Input coordinates passed

@@ -130,7 +130,7 @@ int cli_parse_i64_list(const char *s, const char *field, int64_t min, int64_t ma
 int cli_report(const char *cmd, const err_info *e)
 {
     if (e->rule[0])
-        fprintf(stderr, "tmasim %s: %s: %s\n", cmd, e->rule, e->detail);
+        fprintf(stderr, "tmasim %s: %s: %s\n", cmd, err_rule_label(e->rule), e->detail);
     else
         fprintf(stderr, "tmasim %s: %s\n", cmd, e->detail);
     return e->code == ERR_FINDING ? EXIT_FINDING : e->code == ERR_OK ? EXIT_OK : EXIT_BAD_INPUT;

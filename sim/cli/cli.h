@@ -11,6 +11,10 @@
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD_INPUT = 2 };
 
+/* The toolkit's version, printed by --version of every command (tmasim, each tmasim
+ * subcommand, tmaview) with the trace format it reads and writes. */
+#define TMASCOPE_VERSION "0.1.0"
+
 typedef enum cli_format { CLI_FORMAT_TABLE = 0, CLI_FORMAT_CSV, CLI_FORMAT_JSON } cli_format;
 
 /* "table" (or "human"), "csv", "json". */

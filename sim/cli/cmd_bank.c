@@ -280,8 +280,8 @@ static int analyse_all(const bank_instr *ins, const uint32_t *lines, uint32_t n,
     for (uint32_t i = 0; i < n; i++) {
         err_info e = {0};
         if (bank_analyse(&ins[i], &res[i], &e)) {
-            if (lines) fprintf(stderr, "tmasim bank: line %u: %s: %s\n", lines[i], e.rule, e.detail);
-            else fprintf(stderr, "tmasim bank: instruction %u: %s: %s\n", i, e.rule, e.detail);
+            if (lines) fprintf(stderr, "tmasim bank: line %u: %s: %s\n", lines[i], err_rule_label(e.rule), e.detail);
+            else fprintf(stderr, "tmasim bank: instruction %u: %s: %s\n", i, err_rule_label(e.rule), e.detail);
             return EXIT_BAD_INPUT;
         }
     }

@@ -78,8 +78,10 @@ static int load(const char *path, trace *t)
 {
     err_info e = {0};
     if (trace_read(path, t, &e)) {
-        if (e.rule[0]) fprintf(stderr, "tmasim diff: %s: %s: %s\n", path, e.rule, e.detail);
-        else fprintf(stderr, "tmasim diff: %s: %s\n", path, e.detail);
+        /* the trace reader names the file in its detail already */
+        int named = !strncmp(e.detail, path, strlen(path));
+        fprintf(stderr, "tmasim diff: %s%s%s%s%s\n", named ? "" : path, named ? "" : ": ", err_rule_label(e.rule),
+                e.rule[0] ? ": " : "", e.detail);
         return EXIT_BAD_INPUT;
     }
     if (t->truncated)

@@ -12,6 +12,10 @@
 #include "draw_timeline.h"
 #include "tmaview_app.h"
 
+/* the toolkit's version (sim/cli/cli.h TMASCOPE_VERSION; the viewer does not include
+ * the command layer of tmasim) */
+#define TMASCOPE_VIEW_VERSION "0.1.0"
+
 static void usage(FILE *to)
 {
     fprintf(to,
@@ -31,6 +35,7 @@ static void usage(FILE *to)
             "  --script FILE     feed the window input events from FILE (one per line:\n"
             "                    key [ctrl+]K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
             "                    search QUERY | wait FRAMES | screenshot PATH | quit)\n"
+            "  --version         print the version and exit\n"
             "  --screenshot FILE write the window's pixels to FILE (PNG) after the script, then exit\n"
             "keys: wheel/w/s zoom at the cursor, drag or a/d pan, f fit selection, click select,\n"
             "      right-drag or shift-drag range statistics, / search, n/N next/previous hit,\n"
@@ -94,6 +99,10 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        if (!strcmp(a, "--version")) {
+            printf("tmaview %s (trace format %d)\n", TMASCOPE_VIEW_VERSION, TRACE_FORMAT_VERSION);
+            return 0;
+        }
         int takes = !strcmp(a, "--render") || !strcmp(a, "--range") || !strcmp(a, "--size") ||
                     !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select") ||
                     !strcmp(a, "--desc") || !strcmp(a, "--stats") || !strcmp(a, "--scale") ||
@@ -135,7 +144,7 @@ int main(int argc, char **argv)
             if (stats) stats_a = lo, stats_b = hi, has_stats = 1;
             else o.range_a = lo, o.range_b = hi, o.has_range = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --scale --ctas --select --desc --script --screenshot --help\n", a);
+            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --scale --ctas --select --desc --script --screenshot --version --help\n", a);
             return 2;
         } else if (npaths < 2) {
             paths[npaths++] = a;
@@ -154,7 +163,10 @@ int main(int argc, char **argv)
         err_info e = {0};
         trace_init(&t[p], TRACE_SRC_SIM);
         if (trace_read(paths[p], &t[p], &e)) {
-            fprintf(stderr, "tmaview: %s: %s: %s\n", paths[p], e.rule, e.detail);
+            /* the trace reader names the file in its detail already */
+            int named = !strncmp(e.detail, paths[p], strlen(paths[p]));
+            fprintf(stderr, "tmaview: %s%s%s: %s\n", named ? "" : paths[p], named ? "" : ": ", err_rule_label(e.rule),
+                    e.detail);
             for (int q = 0; q <= p; q++) trace_free(&t[q]);
             return 2;
         }
@@ -185,12 +197,12 @@ int main(int argc, char **argv)
     err_info e = {0};
     int rc = 0;
     if (!s || view_session_init(s, tp, npaths, o.width, o.height, &e)) {
-        fprintf(stderr, "tmaview: %s: %s\n", s ? e.rule : "memory", s ? e.detail : "out of memory");
+        fprintf(stderr, "tmaview: %s: %s\n", s ? err_rule_label(e.rule) : "memory", s ? e.detail : "out of memory");
         rc = 2;
     } else {
         if (scale > 0) view_session_set_scale(s, scale);
         if (ctas && view_session_set_ctas(s, ctas, &e)) {
-            fprintf(stderr, "tmaview: %s: %s\n", e.rule, e.detail);
+            fprintf(stderr, "tmaview: %s: %s\n", err_rule_label(e.rule), e.detail);
             rc = 2;
             goto done;
         }
@@ -198,11 +210,11 @@ int main(int argc, char **argv)
         if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
         if (has_stats) s->has_range = 1, s->range_a = stats_a, s->range_b = stats_b;
         if (o.select && view_session_search(s, o.select, &e)) {
-            fprintf(stderr, "tmaview: --select: %s: %s\n", e.rule, e.detail);
+            fprintf(stderr, "tmaview: --select: %s: %s\n", err_rule_label(e.rule), e.detail);
             rc = 2;
         } else if (o.render) {
             if (draw_timeline_file(s, o.render, &e)) {
-                fprintf(stderr, "tmaview: %s: %s\n", e.rule, e.detail);
+                fprintf(stderr, "tmaview: %s: %s\n", err_rule_label(e.rule), e.detail);
                 rc = 2;
             }
         } else {
