@@ -573,3 +573,29 @@ Test(tmaview, tooltip_follows_the_content_under_xvfb)
     cairo_surface_destroy(tip.s);
     cairo_surface_destroy(gone.s);
 }
+
+/* SVG text is text: the timeline's labels and a tile picture's captions are <text>
+ * elements a reader can select and search, not glyph outlines. */
+Test(tmaview, svg_text_is_text)
+{
+    static char out[8192];
+    int rc = sh(out, sizeof out, LIB_LSAN "%s/%s --render t.svg sim.tmt && " LIB_LSAN
+                "%s/%s layout --dtype f16 --dims 64,64 --box 64,64 --swizzle 128B --svg l.svg >/dev/null",
+                cwd, TMAVIEW_BIN, cwd, TMASIM_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    const char *names[2] = {"t.svg", "l.svg"};
+    const char *want[2] = {">SM 0 CTA 0</text>", "</text>"};
+    for (int i = 0; i < 2; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        FILE *f = fopen(p, "rb");
+        cr_assert(f, "%s missing", p);
+        static char svg[1 << 22];
+        size_t n = fread(svg, 1, sizeof svg - 1, f);
+        svg[n] = 0;
+        fclose(f);
+        cr_expect(strstr(svg, want[i]), "%s: no '%s'", names[i], want[i]);
+        cr_expect_null(strstr(svg, "glyph"), "%s: text drawn as glyph outlines", names[i]);
+        cr_expect(strstr(svg, "</svg>") && strstr(svg, "<text x="), "%s", names[i]);
+    }
+}

@@ -2,6 +2,7 @@
 
 #include "draw_bank.h"
 
+#include "draw_text.h"
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
@@ -56,7 +57,7 @@ static void text(cairo_t *cr, double x, double y, double size, const char *s)
 {
     cairo_set_font_size(cr, size);
     cairo_move_to(cr, x, y);
-    cairo_show_text(cr, s);
+    draw_show_text(cr, s);
 }
 
 static void fmt_ns(char *buf, size_t cap, double ns)
@@ -743,6 +744,7 @@ int draw_timeline_file(const view_session *s, const char *path, err_info *e)
         return err_set(e, ERR_IO, "--render", "cannot write %s", path);
     }
     cairo_t *cr = cairo_create(surf);
+    draw_svgtext *texts = kind == 1 ? draw_svgtext_attach(cr) : NULL;   /* SVG text stays text */
     draw_timeline(cr, s);
     cairo_destroy(cr);
     cairo_surface_flush(surf);
@@ -751,8 +753,15 @@ int draw_timeline_file(const view_session *s, const char *path, err_info *e)
     if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
     cairo_surface_destroy(surf);
     if (st != CAIRO_STATUS_SUCCESS) {
+        draw_svgtext_free(texts);
         unlink(tmp);
         return err_set(e, ERR_IO, "--render", "cannot write %s: %s", path, cairo_status_to_string(st));
+    }
+    int rc = texts ? draw_svgtext_write(texts, tmp, e) : ERR_OK;
+    draw_svgtext_free(texts);
+    if (rc) {
+        unlink(tmp);
+        return rc;
     }
     if (rename(tmp, path)) {
         int err = errno;
