@@ -599,3 +599,26 @@ Test(tmaview, svg_text_is_text)
         cr_expect(strstr(svg, "</svg>") && strstr(svg, "<text x="), "%s", names[i]);
     }
 }
+
+/* --range wins over --select: selecting the first wait (at 0 ns) does not pull the
+ * axis away from 20..40 us (it used to be recentred on the selection, with negative
+ * times); the axis labels, SVG text now, say which times are shown. */
+Test(tmaview, range_wins_over_select)
+{
+    static char out[8192];
+    int rc = sh(out, sizeof out, LIB_LSAN "%s/%s --render r.svg --range 20us:40us --select 'kind=wait role=consumer iter=0' sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    char p[256];
+    snprintf(p, sizeof p, "%s/r.svg", dir);
+    FILE *f = fopen(p, "rb");
+    cr_assert(f);
+    static char svg[1 << 22];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = 0;
+    fclose(f);
+    cr_expect(strstr(svg, ">view 20.000 us</text>"), "the view is not 20 us wide");
+    cr_expect(strstr(svg, ">20.000 us</text>") && strstr(svg, ">40.000 us</text>"), "axis not 20..40 us");
+    cr_expect_null(strstr(svg, ">-"), "a negative time on the axis");
+    cr_expect(strstr(svg, ">wait  (consumer)</text>"), "the selection is not shown in the panel");
+}

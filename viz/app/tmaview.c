@@ -207,9 +207,12 @@ int main(int argc, char **argv)
             goto done;
         }
         if (have_desc) view_session_set_desc(s, &desc);
-        if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
         if (has_stats) s->has_range = 1, s->range_a = stats_a, s->range_b = stats_b;
-        if (o.select && view_session_search(s, o.select, &e)) {
+        int bad_select = o.select && view_session_search(s, o.select, &e);
+        /* --range wins over --select: the selection stays selected (panel, outline when
+         * in view) but does not move the time axis away from the range asked for */
+        if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
+        if (bad_select) {
             fprintf(stderr, "tmaview: --select: %s: %s\n", err_rule_label(e.rule), e.detail);
             rc = 2;
         } else if (o.render) {
