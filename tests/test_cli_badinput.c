@@ -38,6 +38,8 @@ static const bad_case cases[] = {
     {"layout --dtype f16 --dims 64 --box 64,64", "--box"},
     {"layout", "--dtype"},
     {"layout " TILE " --png @/no/such/dir/x.png", "x.png"},
+    {"layout " TILE " --svg @/no/such/dir/x.svg", "does not exist"},
+    {"bank --dtype f16 --dims 64,64 --box 64,64 --access ldsm-a --png @/no/such/dir/x.png", "--png"},
     /* bank: --op/--addr, pattern files, tile flags */
     {"bank --op lds99 --addr " A32, "op"},
     {"bank --op lds32", "--addr"},
@@ -90,6 +92,7 @@ static const bad_case cases[] = {
     {"export @/empty.txt", "--chrome"},
     {"export @/empty.txt --chrome @/o.json", "magic"},
     {"export @/no_such.tmt --chrome @/o.json", "no_such.tmt"},
+    {"export @/no_such.tmt --chrome @/no/such/dir/o.json", "--chrome"},
     {"export --import @/bad.json -o @/o.tmt", "bad.json"},
     {"export --import @/bad.json", "-o"},
     {"export --chrome", "--chrome"},
@@ -170,14 +173,15 @@ static void expand(const char *args, char *out, size_t size)
 Test(cli_badinput, every_subcommand_gives_one_line_naming_the_field_and_exit_2, .init = setup, .fini = teardown,
      .timeout = 120)
 {
-    char args[1024], cmd[2048], err[300];
+    char args[1024], cmd[2048], err[300], out[300];
     snprintf(err, sizeof err, "%s/stderr", scratch);
+    snprintf(out, sizeof out, "%s/stdout", scratch);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expand(cases[i].args, args, sizeof args);
         /* The sanitizer's "Suppressions used" table (fontconfig's known leaks, see
          * viz/draw_tile.c) is not the program's output; real reports still print. */
-        snprintf(cmd, sizeof cmd, "LSAN_OPTIONS=print_suppressions=0 %s %s </dev/null >/dev/null 2>%s", TMASIM_BIN,
-                 args, err);
+        snprintf(cmd, sizeof cmd, "LSAN_OPTIONS=print_suppressions=0 %s %s </dev/null >%s 2>%s", TMASIM_BIN, args, out,
+                 err);
         int st = system(cmd);
         int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         char *text = slurp(err);
@@ -187,6 +191,10 @@ Test(cli_badinput, every_subcommand_gives_one_line_naming_the_field_and_exit_2, 
         cr_expect_eq(lines, 1, "tmasim %s: %d lines on stderr, want 1:\n%s", args, lines, text);
         cr_expect_not_null(strstr(text, cases[i].field), "tmasim %s: stderr does not name '%s': %s", args,
                            cases[i].field, text);
+        /* every flag is checked before any output: nothing on stdout */
+        char *printed = slurp(out);
+        cr_expect_eq(printed[0], 0, "tmasim %s: printed before failing:\n%.300s", args, printed);
+        free(printed);
         /* the library's step names are not the user's words */
         static const char *internal[] = {"desc_open:", "trace_header:", "param_name:", "params_open:", "trace_open:",
                                          "chrome_json:", "yaml_syntax:", " more characters]"};

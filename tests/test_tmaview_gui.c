@@ -621,4 +621,8 @@ Test(tmaview, range_wins_over_select)
     cr_expect(strstr(svg, ">20.000 us</text>") && strstr(svg, ">40.000 us</text>"), "axis not 20..40 us");
     cr_expect_null(strstr(svg, ">-"), "a negative time on the axis");
     cr_expect(strstr(svg, ">wait  (consumer)</text>"), "the selection is not shown in the panel");
+    /* an output directory that does not exist: one line, exit 2, before loading anything */
+    rc = sh(out, sizeof out, "%s/%s --render no/such/dir/r.png sim.tmt", cwd, TMAVIEW_BIN);
+    cr_expect_eq(rc, 2);
+    cr_expect(strstr(out, "--render: 'no/such/dir/r.png': directory 'no/such/dir' does not exist"), "%s", out);
 }

@@ -33,6 +33,11 @@ int cli_parse_i64_list(const char *s, const char *field, int64_t min, int64_t ma
  * mapped to an exit status (ERR_BAD_INPUT and ERR_IO -> 2, ERR_FINDING -> 1). */
 int cli_report(const char *cmd, const err_info *e);
 
+/* An output path given by flag: its directory must exist and be writable. Checked when
+ * the flag is read, so that nothing is printed or computed for a file that cannot be
+ * written. */
+int cli_check_outpath(const char *flag, const char *path, err_info *e);
+
 /* Atomic output: write to PATH.tmp.PID, then rename over PATH on commit. */
 typedef struct cli_outfile {
     FILE *fp;

@@ -133,8 +133,11 @@ static int parse_args(int argc, char **argv, bank_opts *o)
         } else if (!strcmp(flag, "--op")) o->op = value;
         else if (!strcmp(flag, "--addr")) o->addr = value;
         else if (!strcmp(flag, "--pattern")) o->pattern = value;
-        else if (!strcmp(flag, "--png")) o->png = value;
-        else if (!strcmp(flag, "--svg")) o->svg = value;
+        else if (!strcmp(flag, "--png") || !strcmp(flag, "--svg")) {
+            if (cli_check_outpath(flag, value, &e)) return cli_report("bank", &e);
+            if (flag[2] == 'p') o->png = value;
+            else o->svg = value;
+        }
         else if (!strcmp(flag, "--padded")) o->padded = value;
         else if (!strcmp(flag, "--xor")) o->xor_swizzle = value;
         else if (!strcmp(flag, "--access")) o->access = value;

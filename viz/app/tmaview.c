@@ -73,6 +73,23 @@ static int default_desc(const char *name, char *buf, size_t cap)
     return access(buf, R_OK) == 0;
 }
 
+/* The directory of an output path exists and is writable (checked before any work). */
+static int writable_dir(const char *flag, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir) snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    else {
+        fprintf(stderr, "tmaview: %s: '%s': the path is longer than %zu bytes\n", flag, path, sizeof dir);
+        return 0;
+    }
+    if (access(dir, W_OK | X_OK) == 0) return 1;
+    fprintf(stderr, "tmaview: %s: '%s': directory '%s' does not exist or is not writable\n", flag, path, dir);
+    return 0;
+}
+
 static int parse_span(const char *v, int64_t *a, int64_t *b)
 {
     const char *colon = strchr(v, ':');
@@ -111,9 +128,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "tmaview: %s: missing value\n", a);
             return 2;
         }
-        if (!strcmp(a, "--render")) o.render = argv[++i];
-        else if (!strcmp(a, "--script")) o.script = argv[++i];
-        else if (!strcmp(a, "--screenshot")) o.screenshot = argv[++i];
+        if (!strcmp(a, "--render") || !strcmp(a, "--screenshot")) {
+            if (!writable_dir(a, argv[i + 1])) return 2;
+            if (a[2] == 'r') o.render = argv[++i];
+            else o.screenshot = argv[++i];
+        } else if (!strcmp(a, "--script")) o.script = argv[++i];
         else if (!strcmp(a, "--select")) o.select = argv[++i];
         else if (!strcmp(a, "--desc")) desc_path = argv[++i];
         else if (!strcmp(a, "--ctas")) ctas = argv[++i];
