@@ -626,3 +626,44 @@ Test(tmaview, range_wins_over_select)
     cr_expect_eq(rc, 2);
     cr_expect(strstr(out, "--render: 'no/such/dir/r.png': directory 'no/such/dir' does not exist"), "%s", out);
 }
+
+/* Single-curve paths in an SVG: d="M x y C x y x y x y " (the flows; the dots are arcs
+ * of four segments and the rest has no curves). */
+static int svg_curves(const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "rb");
+    cr_assert(f, "%s missing", p);
+    static char svg[1 << 23];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = 0;
+    fclose(f);
+    int k = 0;
+    for (const char *s = svg; (s = strstr(s, "d=\"M ")); s++) {
+        const char *end = strchr(s + 3, '"'), *c = strstr(s + 3, " C ");
+        if (c && c < end && !memchr(c + 3, 'C', (size_t)(end - c - 3)) && !memchr(c + 3, 'L', (size_t)(end - c - 3))) k++;
+    }
+    return k;
+}
+
+/* Flow curves are thinned with many consumer warps: one curve per copy to its first
+ * waiting warp (and a comb through the others), so 8 consumers draw as many curves as 1
+ * does, not 8 times as many. */
+Test(tmaview, flow_curves_thinned_for_many_consumers)
+{
+    /* one CTA of ws4_tma with 1 and with 8 consumer warps: only the first copy of each
+     * stage finds its consumers waiting in the first 8 us */
+    for (unsigned c = 1; c <= 8; c += 7) {
+        static char out[4096];
+        int rc = sh(out, sizeof out,
+                    "sed 's/ctas: 132/ctas: 1/; s/consumer: 2}/consumer: %u}/' %s/examples/ws4_tma.yaml > w%u.yaml && "
+                    LIB_LSAN "%s/%s sim w%u.yaml -o w%u.tmt >/dev/null && "
+                    LIB_LSAN "%s/%s --render w%u.svg --size 1400x900 --range 0:8us w%u.tmt",
+                    c, cwd, c, cwd, TMASIM_BIN, c, c, cwd, TMAVIEW_BIN, c, c);
+        cr_assert_eq(rc, 0, "%s", out);
+    }
+    int one = svg_curves("w1.svg"), eight = svg_curves("w8.svg");
+    cr_expect_gt(one, 0, "no flow curves with one consumer");
+    cr_expect_leq(eight, one, "8 consumers draw %d curves, 1 consumer %d", eight, one);
+}
