@@ -667,3 +667,53 @@ Test(tmaview, flow_curves_thinned_for_many_consumers)
     cr_expect_gt(one, 0, "no flow curves with one consumer");
     cr_expect_leq(eight, one, "8 consumers draw %d curves, 1 consumer %d", eight, one);
 }
+
+/* PgDn scrolls both panes by whole CTA rows in lockstep: after one PgDn in the window
+ * (12 simulated CTAs with 3 consumers beside 5 measured ones with 2: two CTA rows fit
+ * at 1000x600) both panes' lanes are pixel for pixel those of a render that starts at
+ * CTA 2 (--ctas 2-11); the titles, which count the CTAs, are left out. */
+Test(tmaview, pagedown_scrolls_both_panes_by_cta_rows_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    for (int p = 0; p < 2; p++) {
+        synth_opts o = {.ctas = p ? 5 : 12, .consumers = p ? 2 : 3, .stages = 2, .iterations = 8, .flight_ns = 2000,
+                        .read_ns = 100, .math_ns = 100 + 20 * p, .issue_gap_ns = 10, .bytes = 16384,
+                        .source = (uint8_t)(p ? TRACE_SRC_HW : TRACE_SRC_SIM)};
+        trace t;
+        trace_init(&t, p ? TRACE_SRC_HW : TRACE_SRC_SIM);
+        synth_fill(&t, &o);
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s.tmt", dir, p ? "hw12" : "sim12");
+        cr_assert_eq(trace_write(path, &t, NULL), ERR_OK);
+        trace_free(&t);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/pg.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "key pagedown\nmove 5 5\nscreenshot pg.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --script pg.txt "
+                "sim12.tmt hw12.tmt && " LIB_LSAN "%s/%s --render from2.png --size 1000x600 --ctas 2-11 sim12.tmt hw12.tmt",
+                cwd, TMAVIEW_BIN, cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    img a = load_png("pg.png"), b = load_png("from2.png");
+    cr_assert_eq(a.w, b.w);
+    /* lanes of pane 1 (y 42..290) and pane 2 (y 308..556), timeline and labels (x < 700) */
+    int differ = 0, ink_a = 0;
+    for (int y = 42; y < 556; y++) {
+        if (y >= 288 && y < 310) continue;
+        for (int x = 0; x < 700; x++) {
+            int r1, g1, b1, r2, g2, b2;
+            px(&a, x, y, &r1, &g1, &b1);
+            px(&b, x, y, &r2, &g2, &b2);
+            differ += r1 != r2 || g1 != g2 || b1 != b2;
+            ink_a += r1 == SR && g1 == SG && b1 == SB;
+        }
+    }
+    cr_expect_gt(ink_a, 1000, "no stalls drawn after PgDn");
+    cr_expect_eq(differ, 0, "%d pixels differ from the render starting at CTA 2", differ);
+    cairo_surface_destroy(a.s);
+    cairo_surface_destroy(b.s);
+}
