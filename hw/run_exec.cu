@@ -425,13 +425,13 @@ int hw_cmd_run(int argc, char **argv)
     err_info sv = {};
     int sim_rc = pipe_run(&d, NULL, &sim, &e);
     int sim_finding = sim_rc == ERR_OK ? pipe_verdict(&sim, &sv) : ERR_IO;
-    char sim_text[400];
+    char sim_text[sizeof sv.rule + sizeof sv.detail + 64];   /* the whole verdict */
     if (sim_rc != ERR_OK)
         snprintf(sim_text, sizeof sim_text, "simulator failed: %s", e.detail);
     else if (sim_finding == ERR_OK)
         snprintf(sim_text, sizeof sim_text, "ok, predicted %.1f us", sim.kernel_ns / 1000.0);
     else
-        snprintf(sim_text, sizeof sim_text, "%s: %.360s", sv.rule, sv.detail);
+        snprintf(sim_text, sizeof sim_text, "%s: %s", sv.rule, sv.detail);
 
     hw_device dev;
     char msg[600];

@@ -54,7 +54,7 @@ int access_layout_shape(const access_layout *l, uint32_t *rows, uint32_t *cols, 
                            "interleave %s: box index 1 is not a row of the tile; use interleave none",
                            tm_interleave_name(l->plan->desc.interleave));
         eb = info->bits / 8;
-        c = l->plan->loaded[0];
+        c = l->plan->loaded[0] * (l->nboxes > 1 ? l->nboxes : 1);
         r = l->plan->desc.rank >= 2 ? l->plan->loaded[1] : 1;
     } else if (l->kind == ACCESS_LAYOUT_PADDED || l->kind == ACCESS_LAYOUT_XOR) {
         r = l->rows;
@@ -95,9 +95,10 @@ static uint32_t xor_swizzle(uint32_t off, uint32_t b, uint32_t m, uint32_t s)
 static uint32_t unchecked_address(const access_layout *l, uint32_t row, uint32_t col, uint32_t eb)
 {
     if (l->kind == ACCESS_LAYOUT_TMA) {
-        uint32_t idx[TM_MAX_RANK] = {col, row, 0, 0, 0};
+        uint32_t w = l->plan->loaded[0], k = l->nboxes > 1 ? col / w : 0;
+        uint32_t idx[TM_MAX_RANK] = {col - k * w, row, 0, 0, 0};
         tm_element el;
-        tm_plan_element(l->plan, idx, &el);
+        tm_plan_element(&l->plan[k], idx, &el);
         return el.smem_address;
     }
     uint32_t off = row * l->row_pitch + col * eb;

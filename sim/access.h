@@ -30,6 +30,10 @@ typedef struct access_layout {
     uint32_t elem_bytes;       /* PADDED / XOR */
     uint32_t row_pitch;        /* PADDED / XOR: bytes between rows (cols*elem_bytes + padding) */
     uint32_t xor_b, xor_m, xor_s;  /* XOR: offset ^ ((offset >> s) & (((1<<b)-1) << m)), bytes */
+    /* TMA: with nboxes > 1, plan points to nboxes plans of one box shape, placed side by
+     * side along the columns (box k holds columns k*w .. k*w+w-1, w its inner extent):
+     * a tile wider than a swizzle span loads as several boxes (0 or 1: one box). */
+    uint32_t nboxes;
 } access_layout;
 
 /* Rows/cols/elem_bytes of the view (derived from the plan for TMA layouts). */

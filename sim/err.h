@@ -18,10 +18,20 @@ enum {
 typedef struct err_info {
     int code;
     char rule[64];     /* short machine-readable rule name, e.g. "box_inner_bytes_multiple_of_16" */
-    char detail[256];  /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes" */
+    /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes"; large enough for the
+     * longest message the libraries write (a deadlock chain of pipe_result, whole) */
+    char detail[4096];
 } err_info;
 
-/* Sets *e (if e is not NULL) and returns code. detail is printf-formatted. */
+/* The rule as a user reads it in "rule: detail": the names of loading and writing
+ * steps (desc_open, trace_header, params_open, param_name, ...) become the thing they
+ * are about ("description", "trace", "parameters file", "parameter"); rules that are
+ * the user's own terms (field names, validation rules) come back unchanged. */
+const char *err_rule_label(const char *rule);
+
+/* Sets *e (if e is not NULL) and returns code. detail is printf-formatted; a detail
+ * longer than the buffer (none the libraries write) ends with a note saying how many
+ * characters are missing rather than stopping mid-word unannounced. */
 int err_set(err_info *e, int code, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void err_clear(err_info *e);

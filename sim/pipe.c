@@ -296,7 +296,7 @@ static void note_finding(sim *s, const err_info *fe, uint32_t cta, const warp *w
         else
             snprintf(where, sizeof where, "CTA %u, copy of iteration %u, %s", cta, iter, what);
         s->r->first = *fe;
-        snprintf(s->r->first.detail, sizeof s->r->first.detail, "%s: %.150s", where, fe->detail);
+        err_set(&s->r->first, fe->code, fe->rule, "%s: %s", where, fe->detail);
     }
 }
 

@@ -70,6 +70,24 @@ int tdiff_match_traces(const trace *a, const trace *b, tdiff_match *m, err_info 
     return ERR_OK;
 }
 
+static int same_key(const trace_event *a, const trace_event *b)
+{
+    return a->cta == b->cta && a->warp == b->warp && a->kind == b->kind && a->stage == b->stage &&
+           a->iteration == b->iteration;
+}
+
+uint32_t tdiff_key_copy(const trace *t, size_t idx, uint32_t *copies)
+{
+    uint32_t before = 0, all = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (same_key(&t->events[i], &t->events[idx])) {
+            all++;
+            before += i < idx;
+        }
+    if (copies) *copies = all;
+    return before + 1;
+}
+
 void tdiff_match_free(tdiff_match *m)
 {
     free(m->a_to_b);

@@ -2,10 +2,11 @@
  * kernel) and the statistics of their differences. Used by `tmasim diff` and by the
  * viewer (tmaview), so both agree on what "the same event" is.
  *
- * Matching: two events match when their key (cta, warp, kind, stage, iteration) is
- * equal. When a key occurs several times in one trace (a warp that waits twice on the
- * same stage in one iteration), the n-th occurrence in time order of one trace matches
- * the n-th occurrence of the other.
+ * Matching: two events match when their key (cta, warp, kind, stage, iteration, copy)
+ * is equal. `copy` numbers the events that share the first five fields in time order
+ * (1, 2, ...): a stage loaded from two tensors has two TMA issues, flights and
+ * expect_tx per iteration, and a warp may wait twice on one stage; the n-th copy of one
+ * trace matches the n-th copy of the other.
  *
  * The difference of a matched pair ("a - b", a = simulated, b = measured):
  *   spans (TMA in flight, waits, shared-memory reads, math, TMA stores): a.dur - b.dur;
@@ -38,6 +39,11 @@ typedef struct tdiff_match {
 
 int tdiff_match_traces(const trace *a, const trace *b, tdiff_match *m, err_info *e);
 void tdiff_match_free(tdiff_match *m);
+
+/* The copy number (1-based) of event idx among the events of t with its (cta, warp,
+ * kind, stage, iteration), in time order; *copies (may be NULL) gets how many there are.
+ * Linear in the trace: for the few events a report or a tooltip names. */
+uint32_t tdiff_key_copy(const trace *t, size_t idx, uint32_t *copies);
 
 /* 1 for kinds that are spans (their duration is what is compared). */
 int tdiff_kind_is_span(trace_kind k);

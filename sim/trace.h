@@ -2,8 +2,9 @@
  * and the viewer (viz/). The on-disk layout is documented in traces/FORMAT.md.
  *
  * An event is 32 bytes in memory and on disk. Timestamps are integer nanoseconds
- * from the start of the kernel. The key (cta, warp, kind, stage, iteration) names the
- * same event in a simulated and in a measured trace. */
+ * from the start of the kernel. The key (cta, warp, kind, stage, iteration, copy) names
+ * the same event in a simulated and in a measured trace; copy (not stored) numbers the
+ * events sharing the other five fields in time order (tdiff.h). */
 #ifndef TMASCOPE_TRACE_H
 #define TMASCOPE_TRACE_H
 

@@ -48,6 +48,11 @@ static int cmp_ref(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Process per CTA, thread per warp, numbered from 1: generic loaders drop pid or tid 0
+ * (the import reads cta and warp from args, not from these). */
+#define CHROME_PID(ev) ((unsigned)(ev)->cta + 1u)
+#define CHROME_TID(ev) ((unsigned)(ev)->warp + 1u)
+
 int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
 {
     int64_t t0 = t->count ? t->events[0].t_ns : 0;
@@ -78,18 +83,21 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
         size_t cta_bit = 65536u * 256u + ev->cta;   /* one process_name per CTA */
         if (!(seen[cta_bit / 8] & (1u << (cta_bit % 8)))) {
             seen[cta_bit / 8] |= (uint8_t)(1u << (cta_bit % 8));
-            fprintf(fp, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"SM %u / CTA %u\"}},\n",
-                    first ? "" : ",\n", ev->cta, ev->sm, ev->cta);
+            fprintf(fp, "%s{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+                        "\"args\":{\"name\":\"SM %u / CTA %u\"}},\n",
+                    first ? "" : ",\n", CHROME_PID(ev), CHROME_TID(ev), ev->sm, ev->cta);
         } else if (!first) {
             fputs(",\n", fp);
         }
         first = 0;
         if (ev->warp == 255)
-            fprintf(fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":255,\"args\":{\"name\":\"TMA unit / barriers\"}}",
-                    ev->cta);
+            fprintf(fp, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+                        "\"args\":{\"name\":\"TMA unit / barriers\"}}",
+                    CHROME_PID(ev), CHROME_TID(ev));
         else
-            fprintf(fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"warp %u (%s)\"}}",
-                    ev->cta, ev->warp, ev->warp, trace_role_name((trace_role)ev->role));
+            fprintf(fp, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+                        "\"args\":{\"name\":\"warp %u (%s)\"}}",
+                    CHROME_PID(ev), CHROME_TID(ev), ev->warp, trace_role_name((trace_role)ev->role));
     }
     free(seen);
 
@@ -112,8 +120,8 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
         const trace_event *ev = &t->events[i];
         int span = is_span(ev->kind);
         fprintf(fp, "%s{\"ph\":\"%s\",\"name\":\"%s\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n",
-                span ? "X" : "i", trace_kind_name((trace_kind)ev->kind), trace_role_name((trace_role)ev->role), ev->cta,
-                ev->warp);
+                span ? "X" : "i", trace_kind_name((trace_kind)ev->kind), trace_role_name((trace_role)ev->role), CHROME_PID(ev),
+                CHROME_TID(ev));
         first = 0;
         put_us(fp, ev->t_ns - t0);
         if (span) {
@@ -141,11 +149,11 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
                 const trace_event *w = &t->events[refs[lo].index];
                 flow_id++;
                 fprintf(fp, ",\n{\"ph\":\"s\",\"name\":\"copy\",\"cat\":\"flow\",\"id\":%" PRIu64 ",\"pid\":%u,\"tid\":%u,\"ts\":",
-                        flow_id, ev->cta, ev->warp);
+                        flow_id, CHROME_PID(ev), CHROME_TID(ev));
                 put_us(fp, ev->t_ns - t0);
                 fprintf(fp, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"copy\",\"cat\":\"flow\",\"id\":%" PRIu64
                             ",\"pid\":%u,\"tid\":%u,\"ts\":",
-                        flow_id, w->cta, w->warp);
+                        flow_id, CHROME_PID(w), CHROME_TID(w));
                 put_us(fp, w->t_ns + w->dur_ns - t0);
                 fputs("}", fp);
             }

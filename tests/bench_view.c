@@ -85,7 +85,7 @@ static int run(size_t target_events, const char *path)
     view_fit(&s->port, mid - w / 2, mid + w / 2);
     double zoomed = frame_ms(s, cr, 10);
     view_session_fit_all(s);
-    s->scroll_y = 20 * 200;   /* lanes in the middle of the grid */
+    view_session_scroll_to(s, s->nctas / 2);   /* CTA rows in the middle of the grid */
     double scrolled = frame_ms(s, cr, 10);
     printf("%-8zu events  load %6.3f s  %5.1f B/event  frame full %6.2f ms  zoomed %6.2f ms  scrolled %6.2f ms\n",
            t.count, load, per_event, full, zoomed, scrolled);

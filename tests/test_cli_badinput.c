@@ -38,6 +38,8 @@ static const bad_case cases[] = {
     {"layout --dtype f16 --dims 64 --box 64,64", "--box"},
     {"layout", "--dtype"},
     {"layout " TILE " --png @/no/such/dir/x.png", "x.png"},
+    {"layout " TILE " --svg @/no/such/dir/x.svg", "does not exist"},
+    {"bank --dtype f16 --dims 64,64 --box 64,64 --access ldsm-a --png @/no/such/dir/x.png", "--png"},
     /* bank: --op/--addr, pattern files, tile flags */
     {"bank --op lds99 --addr " A32, "op"},
     {"bank --op lds32", "--addr"},
@@ -90,6 +92,7 @@ static const bad_case cases[] = {
     {"export @/empty.txt", "--chrome"},
     {"export @/empty.txt --chrome @/o.json", "magic"},
     {"export @/no_such.tmt --chrome @/o.json", "no_such.tmt"},
+    {"export @/no_such.tmt --chrome @/no/such/dir/o.json", "--chrome"},
     {"export --import @/bad.json -o @/o.tmt", "bad.json"},
     {"export --import @/bad.json", "-o"},
     {"export --chrome", "--chrome"},
@@ -170,14 +173,15 @@ static void expand(const char *args, char *out, size_t size)
 Test(cli_badinput, every_subcommand_gives_one_line_naming_the_field_and_exit_2, .init = setup, .fini = teardown,
      .timeout = 120)
 {
-    char args[1024], cmd[2048], err[300];
+    char args[1024], cmd[2048], err[300], out[300];
     snprintf(err, sizeof err, "%s/stderr", scratch);
+    snprintf(out, sizeof out, "%s/stdout", scratch);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expand(cases[i].args, args, sizeof args);
         /* The sanitizer's "Suppressions used" table (fontconfig's known leaks, see
          * viz/draw_tile.c) is not the program's output; real reports still print. */
-        snprintf(cmd, sizeof cmd, "LSAN_OPTIONS=print_suppressions=0 %s %s </dev/null >/dev/null 2>%s", TMASIM_BIN,
-                 args, err);
+        snprintf(cmd, sizeof cmd, "LSAN_OPTIONS=print_suppressions=0 %s %s </dev/null >%s 2>%s", TMASIM_BIN, args, out,
+                 err);
         int st = system(cmd);
         int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         char *text = slurp(err);
@@ -187,6 +191,158 @@ Test(cli_badinput, every_subcommand_gives_one_line_naming_the_field_and_exit_2, 
         cr_expect_eq(lines, 1, "tmasim %s: %d lines on stderr, want 1:\n%s", args, lines, text);
         cr_expect_not_null(strstr(text, cases[i].field), "tmasim %s: stderr does not name '%s': %s", args,
                            cases[i].field, text);
+        /* every flag is checked before any output: nothing on stdout */
+        char *printed = slurp(out);
+        cr_expect_eq(printed[0], 0, "tmasim %s: printed before failing:\n%.300s", args, printed);
+        free(printed);
+        /* the library's step names are not the user's words */
+        static const char *internal[] = {"desc_open:", "trace_header:", "param_name:", "params_open:", "trace_open:",
+                                         "chrome_json:", "yaml_syntax:", " more characters]"};
+        for (size_t k = 0; k < sizeof internal / sizeof internal[0]; k++)
+            cr_expect_null(strstr(text, internal[k]), "tmasim %s: '%s' in: %s", args, internal[k], text);
         free(text);
     }
+}
+
+/* Findings are whole: every description under examples/ through `check` (table and
+ * JSON) and `sim`. The explanation the command prints is the library's, character for
+ * character (pipe_run + pipe_verdict here, in-process), and carries no overflow mark;
+ * deadlock chains and bottleneck sentences end with their full stop. */
+#include "desc.h"
+#include "pipe.h"
+
+static void ends_whole(const char *what, const char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n')) n--;
+    cr_expect(n && (s[n - 1] == '.' || s[n - 1] == ')'), "%s does not end with its closing words: ...%s", what,
+              n > 60 ? s + n - 60 : s);
+}
+
+/* The value of "key":"..." in one line of JSON (no escapes in these texts); free() it. */
+static char *json_text(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":\"", key);
+    const char *a = strstr(json, pat);
+    if (!a) return strdup("");
+    a += strlen(pat);
+    return strndup(a, strcspn(a, "\""));
+}
+
+Test(cli_findings, every_finding_of_the_examples_is_whole, .timeout = 240)
+{
+    FILE *p = popen("ls examples/*.yaml", "r");
+    cr_assert(p);
+    char path[256];
+    int n = 0, bugs = 0;
+    while (fgets(path, sizeof path, p)) {
+        path[strcspn(path, "\n")] = 0;
+        static pipe_desc d;
+        static pipe_result r;
+        err_info e = {0}, v = {0};
+        cr_assert_eq(desc_load(path, &d, &e), ERR_OK, "%s: %s", path, e.detail);
+        pipe_opts o = {0};
+        cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s: %s", path, e.detail);
+        int verdict = pipe_verdict(&r, &v);
+        char args[400];
+        snprintf(args, sizeof args, "%s --format json", path);
+        run_result j = cli_run("check", args);
+        run_result t = cli_run("check", path);
+        cr_expect_eq(j.status, verdict ? 1 : 0, "check %s: exit %d: %s", path, j.status, j.err);
+        if (verdict) {
+            bugs++;
+            cr_expect_null(strstr(v.detail, "more characters]"), "%s: cut: %s", path, v.detail);
+            char *ex = json_text(j.out, "explanation"), *chain = json_text(j.out, "chain");
+            cr_expect_str_eq(ex, v.detail, "%s: the JSON explanation is not the whole finding", path);
+            cr_expect(strstr(t.out, r.findings ? v.detail : r.chain), "%s: the table lacks the whole finding:\n%s",
+                      path, t.out);
+            if (r.deadlock) {
+                cr_expect_str_eq(chain, r.chain, "%s: the JSON chain is not whole", path);
+                ends_whole(path, r.chain);
+            }
+            free(ex), free(chain);
+        }
+        run_result s = cli_run("sim", path);
+        const char *b = strstr(s.out, "bottleneck: ");
+        if (b) {
+            char *line = strndup(b, strcspn(b, "\n"));
+            ends_whole(path, line);
+            free(line);
+        }
+        done(&j), done(&t), done(&s);
+        n++;
+    }
+    pclose(p);
+    cr_expect_geq(n, 15);
+    cr_expect_geq(bugs, 7, "the bug_*.yaml examples are findings");
+    /* the case the issue names: a wrong expect_tx is explained to its last word */
+    run_result e = cli_run("check", "examples/bug_expect_tx.yaml --format json");
+    cr_expect(strstr(e.out, "(expect_tx 8192 vs 16384 bytes the copies deliver). \""), "%s", e.out);
+    done(&e);
+    /* two tensors of 8192 bytes per stage, expect_tx of one: the second copy lands on the
+     * next phase, a finding whose explanation is longer than 150 characters */
+    char dir[] = "/tmp/tmtxXXXXXX", yaml[64];
+    cr_assert(mkdtemp(dir));
+    snprintf(yaml, sizeof yaml, "%s/tx2.yaml", dir);
+    FILE *f = fopen(yaml, "w");
+    fputs("name: tx2\nmode: warp_specialized\ngrid: {ctas: 4, ctas_per_sm: 1}\nwarps: {producer: 1, consumer: 2}\n"
+          "stages: 4\niterations: 16\ntensors:\n"
+          "  - {name: A, dtype: f16, dims: [4096, 4096], box: [64, 64], swizzle: 128b}\n"
+          "  - {name: B, dtype: f16, dims: [4096, 4096], box: [64, 64], swizzle: 128b}\n"
+          "barriers: {expect_tx: 8192}\n", f);
+    fclose(f);
+    char args[128];
+    snprintf(args, sizeof args, "%s --format json", yaml);
+    run_result j = cli_run("check", args), t = cli_run("check", yaml);
+    cr_expect(strstr(j.out, "\"rule\":\"mbar_tx_wrong_phase\""), "%s", j.out);
+    cr_expect(strstr(j.out, "(expect_tx smaller than the bytes the copies deliver)\""), "%s", j.out);
+    cr_expect(strstr(t.out, "(expect_tx smaller than the bytes the copies deliver)\n"), "%s", t.out);
+    done(&j), done(&t);
+    unlink(yaml), rmdir(dir);
+}
+
+/* err_set keeps a long detail whole (the deadlock chains are the longest) and says so
+ * when one could not fit. */
+#include "err.h"
+Test(cli_findings, err_details_are_not_cut_and_rules_read_as_words)
+{
+    static char big[3000];
+    memset(big, 'x', sizeof big - 2);
+    big[sizeof big - 2] = '.';
+    err_info e = {0};
+    err_set(&e, ERR_FINDING, "deadlock", "%s", big);
+    cr_expect_eq(strlen(e.detail), strlen(big));
+    static char huge[6000];
+    memset(huge, 'y', sizeof huge - 1);
+    err_set(&e, ERR_FINDING, "deadlock", "%s", huge);
+    cr_expect(strstr(e.detail, "more characters]"), "an overlong detail is not marked");
+    cr_expect_str_eq(err_rule_label("desc_open"), "description");
+    cr_expect_str_eq(err_rule_label("trace_header"), "trace");
+    cr_expect_str_eq(err_rule_label("param_name"), "parameter");
+    cr_expect_str_eq(err_rule_label("box_inner_bytes_multiple_of_16"), "box_inner_bytes_multiple_of_16");
+}
+
+/* --version on every command, and `tmasim help CMD` is CMD's --help. */
+Test(cli_findings, version_on_every_command_and_help_cmd)
+{
+    static const char *cmds[] = {"layout", "bank", "replay", "check", "sim", "export", "diff", "demo", "corpus", "accuracy"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        run_result r = cli_run(cmds[i], "--version");
+        cr_expect_eq(r.status, 0, "%s --version: %d %s", cmds[i], r.status, r.err);
+        cr_expect(strstr(r.out, "0.1.0 (trace format"), "%s --version: %s", cmds[i], r.out);
+        done(&r);
+        run_result h = cli_run("help", cmds[i]);
+        run_result f = cli_run(cmds[i], "--help");
+        cr_expect_eq(h.status, 0, "help %s: %d %s", cmds[i], h.status, h.err);
+        cr_expect_str_eq(h.out, f.out, "help %s differs from %s --help", cmds[i], cmds[i]);
+        done(&h), done(&f);
+    }
+    run_result v = cli_run("--version", "");
+    cr_expect(strstr(v.out, "tmasim 0.1.0"), "%s", v.out);
+    done(&v);
+    run_result b = cli_run("help", "bogus");
+    cr_expect_eq(b.status, 2);
+    cr_expect(strstr(b.err, "'bogus' is not one of:"), "%s", b.err);
+    done(&b);
 }

@@ -135,12 +135,24 @@ Test(cli_bank, compare_swizzles_names_128B_for_ldmatrix_of_64_f16_rows)
 {
     run_result r = run("--dtype f16 --dims 64,64 --box 64,64 --access ldsm-a --compare-swizzles --format csv");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    /* 16 ldmatrix.x4: none = 8-way per matrix (512 wavefronts), 32B/64B rejected for
-     * a 128-byte inner box, 128B conflict-free (64). */
-    cr_assert(strstr(r.out, "none,ok,16,512,64,448,8.000\n"), "%s", r.out);
-    cr_assert(strstr(r.out, "32B,skipped"), "%s", r.out);
-    cr_assert(strstr(r.out, "64B,skipped"), "%s", r.out);
-    cr_assert(strstr(r.out, "128B,best,16,64,64,0,1.000\n"), "%s", r.out);
+    /* 16 ldmatrix.x4: none = 8-way per matrix (512 wavefronts); 32B and 64B load the
+     * 128-byte-wide box as 4 and 2 boxes of 16 and 32 columns side by side, as `tmasim
+     * demo` does, conflict-free (64) like 128B, which wins with one box. */
+    cr_assert(strstr(r.out, "none,ok,1,64,16,512,64,448,8.000\n"), "%s", r.out);
+    cr_assert(strstr(r.out, "32B,ok,4,16,16,64,64,0,1.000\n"), "%s", r.out);
+    cr_assert(strstr(r.out, "64B,ok,2,32,16,64,64,0,1.000\n"), "%s", r.out);
+    cr_assert(strstr(r.out, "128B,best,1,64,16,64,64,0,1.000\n"), "%s", r.out);
+    done(&r);
+    /* the same figures as the demo's table */
+    run_result dm = cli_run("demo", "--format csv --no-picture");
+    cr_assert(strstr(dm.out, "32B,16,64,4,16,64,64,0,0\n") && strstr(dm.out, "64B,32,64,2,16,64,64,0,0\n"), "%s",
+              dm.out);
+    done(&dm);
+    /* 24 columns do not split into boxes of 16: 32B is skipped and says why */
+    r = run("--dtype f16 --dims 64,64 --box 24,64 --access rows --compare-swizzles");
+    cr_assert(strstr(r.out, "32B      skipped: box_inner_bytes_within_swizzle_span") &&
+                  strstr(r.out, "its 24 columns do not split into whole boxes of 16 (the span)"),
+              "%s", r.out);
     done(&r);
 
     r = run("--dtype f16 --dims 64,64 --box 64,64 --access ldsm-a --compare-swizzles");
@@ -198,4 +210,36 @@ Test(cli_bank, help_and_picture)
     unlink(path);
     unlink(png);
     done(&r);
+}
+
+/* The README's picture command draws the instruction the README names: --instr 0, the
+ * demo's unswizzled ldmatrix.x4 (the SVG keeps its title as text). */
+Test(cli_bank, readme_pattern_picture_is_the_named_instruction)
+{
+    FILE *f = fopen("README.md", "r");
+    cr_assert(f);
+    static char line[1024];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "tmasim bank --pattern examples/tiles/ldmatrix_a_fragment.pattern --instr 0 --png bank.png"))
+            found = 1;
+    fclose(f);
+    cr_assert(found, "README no longer shows the --instr 0 picture command");
+    char dir[] = "/tmp/tmbankpicXXXXXX", args[256], path[128];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/b.svg", dir);
+    snprintf(args, sizeof args, "--pattern examples/tiles/ldmatrix_a_fragment.pattern --instr 0 --svg %s", path);
+    run_result r = run(args);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    char *svg = slurp(path);
+    cr_expect(strstr(svg, ">instruction 0: ldsm.x4, 32 wavefronts, 28 conflicts</text>"), "title not found");
+    free(svg);
+    done(&r);
+    snprintf(args, sizeof args, "--pattern examples/tiles/ldmatrix_a_fragment.pattern --svg %s", path);
+    r = run(args);
+    svg = slurp(path);
+    cr_expect(strstr(svg, ">instruction 2: lds32, 32 wavefronts, 31 conflicts</text>"), "without --instr: not the worst");
+    free(svg);
+    done(&r);
+    unlink(path), rmdir(dir);
 }

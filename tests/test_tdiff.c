@@ -301,3 +301,54 @@ Test(tdiff_cli, bad_input_is_one_line_and_exit_2)
     cr_expect_eq(run("sim.tmt hw.tmt --tolerance abc", out, sizeof out), 2);
     cr_expect_eq(run("sim.tmt hw.tmt --format xml", out, sizeof out), 2);
 }
+
+Test(tdiff, key_copies_number_the_events_sharing_a_key_in_time_order)
+{
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    /* stage 0 of iteration 0 loaded from two tensors: two flights; one wait */
+    synth_push(&t, 0, 500, TRACE_TMA_FLIGHT, 0, 0, TRACE_ROLE_PRODUCER, 0, 0, 0, 0, 8192, 1, 0);
+    synth_push(&t, 10, 600, TRACE_TMA_FLIGHT, 0, 0, TRACE_ROLE_PRODUCER, 0, 0, 0, 0, 8192, 1, 0);
+    synth_push(&t, 20, 100, TRACE_WAIT, 0, 1, TRACE_ROLE_CONSUMER, 0, 0, 0, 0, 0, 1, 0);
+    uint32_t n;
+    cr_expect_eq(tdiff_key_copy(&t, 0, &n), 1);
+    cr_expect_eq(n, 2);
+    cr_expect_eq(tdiff_key_copy(&t, 1, &n), 2);
+    cr_expect_eq(n, 2);
+    cr_expect_eq(tdiff_key_copy(&t, 2, &n), 1);
+    cr_expect_eq(n, 1);
+    trace_free(&t);
+}
+
+/* ws4_tma loads each stage from two tensors: every key the report names is unique
+ * (copy k/n), and the measured tma_flight is called an upper bound where it is read. */
+Test(tdiff_cli, keys_are_unique_and_the_measured_flight_is_an_upper_bound)
+{
+    static char out[65536], cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s/%s sim %s/examples/ws4_tma.yaml -o ws4.tmt >/dev/null && %s/%s diff ws4.tmt "
+             "%s/traces/h100/pipelines/ws4_tma.tmt 2>&1",
+             tmpdir, cwd, TMASIM_BIN, cwd, cwd, TMASIM_BIN, cwd);
+    FILE *p = popen(cmd, "r");
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = 0;
+    cr_assert_eq(pclose(p), 0, "%s", out);
+    cr_expect(strstr(out, "tma_flight: the measured flight ends when the first consumer's wait"), "%s", out);
+    const char *l = strstr(out, "largest discrepancies");
+    cr_assert(l, "%s", out);
+    char keys[10][128];
+    int n = 0;
+    for (const char *q = strchr(l, '\n') + 1; n < 10 && *q == ' '; q = strchr(q, '\n') + 1) {
+        const char *k = strstr(q, " ns  ");
+        cr_assert(k && k < strchr(q, '\n'));
+        size_t kl = (size_t)(strchr(q, '\n') - (k + 5));
+        snprintf(keys[n], sizeof keys[n], "%.*s", (int)kl, k + 5);
+        for (int j = 0; j < n; j++) cr_expect_str_neq(keys[j], keys[n], "key listed twice: %s", keys[n]);
+        if (strstr(keys[n], "tma_flight")) {
+            cr_expect(strstr(keys[n], " copy "), "%s", keys[n]);
+            cr_expect(strstr(keys[n], "(measured: an upper bound)"), "%s", keys[n]);
+        }
+        n++;
+    }
+    cr_expect_eq(n, 10, "%s", out);
+}

@@ -465,3 +465,255 @@ Test(tmaview, no_display_is_one_line_exit_2_not_a_hang)
     cr_expect(strstr(out, "status=2"), "%s", out);
     cr_expect(strstr(out, "no display") && strstr(out, "--render"), "%s", out);
 }
+
+/* Dark (text) pixels in a box: the ink of the lane labels grows with the square of the
+ * presentation scale. */
+static int ink(const img *m, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1 && y < m->h; y++)
+        for (int x = x0; x < x1 && x < m->w; x++) {
+            int r, g, b;
+            px(m, x, y, &r, &g, &b);
+            n += r < 110 && g < 110 && b < 140;
+        }
+    return n;
+}
+
+/* Presentation scale: a 1920x1080 window draws at 1.5x by default (the logical canvas
+ * stays 1280x720), ctrl - twice brings it to 1x, ctrl 0 back to the default. At scale k
+ * the consumer's work track (logical rows 68..77, stall red after `f` on its first
+ * wait) sits at k times those rows, and the lane labels carry about k^2 the ink. */
+Test(tmaview, presentation_scale_and_ctrl_plus_minus_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/scale.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "search kind=wait role=consumer iter=0\nkey f\nmove 5 5\nscreenshot big.png\n"
+               "key ctrl+minus\nkey ctrl+minus\nmove 5 5\nscreenshot small.png\n"
+               "key ctrl+0\nmove 5 5\nscreenshot back.png\nkey ctrl+plus\nmove 5 5\nscreenshot bigger.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 2048x1200x24' %s/%s --size 1920x1080 --script scale.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "tmaview failed: %s", out);
+    img big = load_png("big.png"), small = load_png("small.png"), back = load_png("back.png"), bigger = load_png("bigger.png");
+    cr_assert_eq(big.w, 1920);
+    cr_assert_eq(small.w, 1920);
+    /* scale 1.5: work track at rows 102..115, timeline from x = 180 */
+    cr_expect_geq(share(&big, 108, 400, 1200, SR, SG, SB), 0.95, "consumer row not red at 1.5x, row 108");
+    /* scale 1 (the time span kept, over a wider logical timeline): work track at rows
+     * 68..77; nothing at 1.5x's row 108, below the last lane */
+    cr_expect_geq(share(&small, 72, 300, 900, SR, SG, SB), 0.95, "consumer row not red at 1x, row 72");
+    cr_expect_eq(share(&small, 108, 300, 900, SR, SG, SB), 0.0, "1x: row 108 is red");
+    int ink_big = ink(&big, 0, 30, 180, 130), ink_small = ink(&small, 0, 20, 120, 87);
+    cr_expect_gt(ink_small, 50, "no label ink at 1x");
+    cr_expect_gt(ink_big, ink_small * 18 / 10, "labels at 1.5x have %d ink pixels vs %d at 1x", ink_big, ink_small);
+    /* ctrl 0: the default again; ctrl +: 1.75x, work track at 119..134 */
+    cr_expect_geq(share(&back, 108, 400, 1200, SR, SG, SB), 0.95, "ctrl 0 did not restore 1.5x");
+    cr_expect_geq(share(&bigger, 126, 400, 1100, SR, SG, SB), 0.95, "ctrl + did not give 1.75x");
+    cairo_surface_destroy(big.s);
+    cairo_surface_destroy(small.s);
+    cairo_surface_destroy(back.s);
+    cairo_surface_destroy(bigger.s);
+}
+
+Test(tmaview, render_scale_flag)
+{
+    static char out[8192];
+    int rc = sh(out, sizeof out, LIB_LSAN "%s/%s --render s1.png --size 1920x1080 --scale 1 sim.tmt && "
+                LIB_LSAN "%s/%s --render s2.png --size 1920x1080 --scale 2 sim.tmt", cwd, TMAVIEW_BIN, cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    img a = load_png("s1.png"), b = load_png("s2.png");
+    cr_expect_eq(a.w, 1920);
+    cr_expect_eq(b.h, 1080);
+    int ia = ink(&a, 0, 20, 120, 87), ib = ink(&b, 0, 40, 240, 174);
+    cr_expect_gt(ib, ia * 3, "labels at --scale 2 have %d ink pixels vs %d at 1", ib, ia);
+    cairo_surface_destroy(a.s);
+    cairo_surface_destroy(b.s);
+    rc = sh(out, sizeof out, "%s/%s --render x.png --scale 9 sim.tmt", cwd, TMAVIEW_BIN);
+    cr_expect_eq(rc, 2);
+    cr_expect(strstr(out, "--scale: '9' is not a number from 0.5 to 4"), "%s", out);
+}
+
+static int tooltip_pixels(const img *m)
+{
+    int n = 0;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            int r, g, b;
+            px(m, x, y, &r, &g, &b);
+            n += r >= 250 && g >= 250 && b >= 215 && b <= 235;
+        }
+    return n;
+}
+
+/* The tooltip belongs to what is under the mouse: hovering the consumer's first wait
+ * shows it; panning the view to before the run (nothing under the mouse) takes it away
+ * without the mouse moving. */
+Test(tmaview, tooltip_follows_the_content_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/tip.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "search kind=wait role=consumer iter=0\nkey f\nkey escape\nmove 400 72\nscreenshot tip.png\n"
+               "key a\nkey a\nkey a\nkey a\nkey a\nkey a\nscreenshot gone.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --script tip.txt sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "tmaview failed: %s", out);
+    img tip = load_png("tip.png"), gone = load_png("gone.png");
+    cr_expect_gt(tooltip_pixels(&tip), 5000, "no tooltip over the wait");
+    cr_expect_lt(tooltip_pixels(&gone), 200, "the tooltip stayed after the view moved away");
+    cairo_surface_destroy(tip.s);
+    cairo_surface_destroy(gone.s);
+}
+
+/* SVG text is text: the timeline's labels and a tile picture's captions are <text>
+ * elements a reader can select and search, not glyph outlines. */
+Test(tmaview, svg_text_is_text)
+{
+    static char out[8192];
+    int rc = sh(out, sizeof out, LIB_LSAN "%s/%s --render t.svg sim.tmt && " LIB_LSAN
+                "%s/%s layout --dtype f16 --dims 64,64 --box 64,64 --swizzle 128B --svg l.svg >/dev/null",
+                cwd, TMAVIEW_BIN, cwd, TMASIM_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    const char *names[2] = {"t.svg", "l.svg"};
+    const char *want[2] = {">SM 0 CTA 0</text>", "</text>"};
+    for (int i = 0; i < 2; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        FILE *f = fopen(p, "rb");
+        cr_assert(f, "%s missing", p);
+        static char svg[1 << 22];
+        size_t n = fread(svg, 1, sizeof svg - 1, f);
+        svg[n] = 0;
+        fclose(f);
+        cr_expect(strstr(svg, want[i]), "%s: no '%s'", names[i], want[i]);
+        cr_expect_null(strstr(svg, "glyph"), "%s: text drawn as glyph outlines", names[i]);
+        cr_expect(strstr(svg, "</svg>") && strstr(svg, "<text x="), "%s", names[i]);
+    }
+}
+
+/* --range wins over --select: selecting the first wait (at 0 ns) does not pull the
+ * axis away from 20..40 us (it used to be recentred on the selection, with negative
+ * times); the axis labels, SVG text now, say which times are shown. */
+Test(tmaview, range_wins_over_select)
+{
+    static char out[8192];
+    int rc = sh(out, sizeof out, LIB_LSAN "%s/%s --render r.svg --range 20us:40us --select 'kind=wait role=consumer iter=0' sim.tmt",
+                cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    char p[256];
+    snprintf(p, sizeof p, "%s/r.svg", dir);
+    FILE *f = fopen(p, "rb");
+    cr_assert(f);
+    static char svg[1 << 22];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = 0;
+    fclose(f);
+    cr_expect(strstr(svg, ">view 20.000 us</text>"), "the view is not 20 us wide");
+    cr_expect(strstr(svg, ">20.000 us</text>") && strstr(svg, ">40.000 us</text>"), "axis not 20..40 us");
+    cr_expect_null(strstr(svg, ">-"), "a negative time on the axis");
+    cr_expect(strstr(svg, ">wait  (consumer)</text>"), "the selection is not shown in the panel");
+    /* an output directory that does not exist: one line, exit 2, before loading anything */
+    rc = sh(out, sizeof out, "%s/%s --render no/such/dir/r.png sim.tmt", cwd, TMAVIEW_BIN);
+    cr_expect_eq(rc, 2);
+    cr_expect(strstr(out, "--render: 'no/such/dir/r.png': directory 'no/such/dir' does not exist"), "%s", out);
+}
+
+/* Single-curve paths in an SVG: d="M x y C x y x y x y " (the flows; the dots are arcs
+ * of four segments and the rest has no curves). */
+static int svg_curves(const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "rb");
+    cr_assert(f, "%s missing", p);
+    static char svg[1 << 23];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = 0;
+    fclose(f);
+    int k = 0;
+    for (const char *s = svg; (s = strstr(s, "d=\"M ")); s++) {
+        const char *end = strchr(s + 3, '"'), *c = strstr(s + 3, " C ");
+        if (c && c < end && !memchr(c + 3, 'C', (size_t)(end - c - 3)) && !memchr(c + 3, 'L', (size_t)(end - c - 3))) k++;
+    }
+    return k;
+}
+
+/* Flow curves are thinned with many consumer warps: one curve per copy to its first
+ * waiting warp (and a comb through the others), so 8 consumers draw as many curves as 1
+ * does, not 8 times as many. */
+Test(tmaview, flow_curves_thinned_for_many_consumers)
+{
+    /* one CTA of ws4_tma with 1 and with 8 consumer warps: only the first copy of each
+     * stage finds its consumers waiting in the first 8 us */
+    for (unsigned c = 1; c <= 8; c += 7) {
+        static char out[4096];
+        int rc = sh(out, sizeof out,
+                    "sed 's/ctas: 132/ctas: 1/; s/consumer: 2}/consumer: %u}/' %s/examples/ws4_tma.yaml > w%u.yaml && "
+                    LIB_LSAN "%s/%s sim w%u.yaml -o w%u.tmt >/dev/null && "
+                    LIB_LSAN "%s/%s --render w%u.svg --size 1400x900 --range 0:8us w%u.tmt",
+                    c, cwd, c, cwd, TMASIM_BIN, c, c, cwd, TMAVIEW_BIN, c, c);
+        cr_assert_eq(rc, 0, "%s", out);
+    }
+    int one = svg_curves("w1.svg"), eight = svg_curves("w8.svg");
+    cr_expect_gt(one, 0, "no flow curves with one consumer");
+    cr_expect_leq(eight, one, "8 consumers draw %d curves, 1 consumer %d", eight, one);
+}
+
+/* PgDn scrolls both panes by whole CTA rows in lockstep: after one PgDn in the window
+ * (12 simulated CTAs with 3 consumers beside 5 measured ones with 2: two CTA rows fit
+ * at 1000x600) both panes' lanes are pixel for pixel those of a render that starts at
+ * CTA 2 (--ctas 2-11); the titles, which count the CTAs, are left out. */
+Test(tmaview, pagedown_scrolls_both_panes_by_cta_rows_under_xvfb)
+{
+    if (!have_xvfb()) cr_skip_test("xvfb-run is not installed");
+    for (int p = 0; p < 2; p++) {
+        synth_opts o = {.ctas = p ? 5 : 12, .consumers = p ? 2 : 3, .stages = 2, .iterations = 8, .flight_ns = 2000,
+                        .read_ns = 100, .math_ns = 100 + 20 * p, .issue_gap_ns = 10, .bytes = 16384,
+                        .source = (uint8_t)(p ? TRACE_SRC_HW : TRACE_SRC_SIM)};
+        trace t;
+        trace_init(&t, p ? TRACE_SRC_HW : TRACE_SRC_SIM);
+        synth_fill(&t, &o);
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s.tmt", dir, p ? "hw12" : "sim12");
+        cr_assert_eq(trace_write(path, &t, NULL), ERR_OK);
+        trace_free(&t);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/pg.txt", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "key pagedown\nmove 5 5\nscreenshot pg.png\nquit\n");
+    fclose(f);
+    static char out[8192];
+    int rc = sh(out, sizeof out,
+                NO_LSAN "SDL_VIDEODRIVER=x11 xvfb-run -a -s '-screen 0 1280x1024x24' %s/%s --size 1000x600 --script pg.txt "
+                "sim12.tmt hw12.tmt && " LIB_LSAN "%s/%s --render from2.png --size 1000x600 --ctas 2-11 sim12.tmt hw12.tmt",
+                cwd, TMAVIEW_BIN, cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    img a = load_png("pg.png"), b = load_png("from2.png");
+    cr_assert_eq(a.w, b.w);
+    /* lanes of pane 1 (y 42..290) and pane 2 (y 308..556), timeline and labels (x < 700) */
+    int differ = 0, ink_a = 0;
+    for (int y = 42; y < 556; y++) {
+        if (y >= 288 && y < 310) continue;
+        for (int x = 0; x < 700; x++) {
+            int r1, g1, b1, r2, g2, b2;
+            px(&a, x, y, &r1, &g1, &b1);
+            px(&b, x, y, &r2, &g2, &b2);
+            differ += r1 != r2 || g1 != g2 || b1 != b2;
+            ink_a += r1 == SR && g1 == SG && b1 == SB;
+        }
+    }
+    cr_expect_gt(ink_a, 1000, "no stalls drawn after PgDn");
+    cr_expect_eq(differ, 0, "%d pixels differ from the render starting at CTA 2", differ);
+    cairo_surface_destroy(a.s);
+    cairo_surface_destroy(b.s);
+}

@@ -332,8 +332,10 @@ Test(session, two_traces_share_the_axis_and_snap_aligns_a_matched_event)
     cr_expect_eq(s.cursor, 1400);
     cr_assert(view_session_snap(&s));
     cr_expect_eq(s.offset[1], 1400 - 6440);
+    cr_expect(strstr(s.status, "snapped"), "%s", s.status);
     view_session_key(&s, '0', 0);
     cr_expect_eq(s.offset[1], -5000);
+    cr_expect(!strstr(s.status, "snapped") && strstr(s.status, "offsets reset"), "after 0: '%s'", s.status);
     view_session_free(&s);
     trace_free(&a);
     trace_free(&b);
@@ -384,4 +386,69 @@ Test(session, wheel_zooms_about_the_mouse_and_click_selects_what_is_drawn_there)
     cr_expect_eq(s.cursor, lo + (hi - lo) / 20);
     view_session_free(&s);
     trace_free(&a);
+}
+
+/* Rows by CTA: a simulated grid of 12 CTAs (1 producer + 3 consumers) beside a measured
+ * trace of CTAs 0..4 (1 producer + 2 consumers). Both panes show the same CTAs, whole
+ * groups only; page down moves both by the CTA rows shown; statistics count the CTAs
+ * both hold; --ctas narrows the rows. */
+Test(session, rows_by_cta_in_lockstep_whole_groups_and_compared_ctas)
+{
+    synth_opts o = {.ctas = 12, .consumers = 3, .stages = 2, .iterations = 4, .flight_ns = 1000, .read_ns = 100,
+                    .math_ns = 100, .issue_gap_ns = 10, .bytes = 8192};
+    trace a, b;
+    trace_init(&a, TRACE_SRC_SIM);
+    synth_fill(&a, &o);
+    o.ctas = 5;
+    o.consumers = 2;
+    trace_init(&b, TRACE_SRC_HW);
+    synth_fill(&b, &o);
+    const trace *tp[2] = {&a, &b};
+    view_session s;
+    cr_assert_eq(view_session_init(&s, tp, 2, 1000, 600, NULL), ERR_OK);
+    cr_expect_eq(s.nctas, 12);
+    cr_expect_eq(s.nstats_ctas, 5);
+    /* pane height (600 - 24 - 44) / 2 = 266, 248 below the title: sim groups of 4 rows
+     * (80 px + 8 gap) fit 2 whole (the third would end at 256), measured groups of 3 fit 3 */
+    cr_expect_eq(s.nrows, 2);
+    for (int pg = 0; pg < 3; pg++) {
+        for (int p = 0; p < 2; p++)
+            for (size_t i = 0; i < s.nshown[p]; i++) {
+                size_t l = s.shown[p][i];
+                uint16_t cta = view_lane_at(s.vt[p], l)->cta;
+                cr_expect(cta >= s.ctas[s.top] && cta < s.ctas[s.top] + s.nrows, "pane %d shows CTA %u at top %zu", p,
+                          cta, s.top);
+                int y = view_lane_y(&s, p, l);
+                cr_expect_leq(y + s.g.row_h, s.g.pane_y[p] + s.g.pane_h, "pane %d lane %zu cut at the bottom", p, l);
+            }
+        cr_expect_eq(view_lane_at(s.vt[1], s.shown[1][0])->cta, view_lane_at(s.vt[0], s.shown[0][0])->cta);
+        view_session_key(&s, VIEW_KEY_PAGE_DOWN, 0);
+        cr_expect_eq(s.top, (size_t)(pg + 1) * 2);
+    }
+    /* past the measured CTAs its pane is empty; the simulated one goes on */
+    cr_expect_eq(s.nshown[1], 0);
+    cr_expect_gt(s.nshown[0], 0);
+    /* statistics over the CTAs both hold: the simulated waits of CTAs 0..4 only */
+    view_stats all, both;
+    cr_assert_eq(view_range_stats(s.vt[0], INT64_MIN / 2, INT64_MAX / 2, &all, NULL), ERR_OK);
+    cr_assert_eq(view_range_stats_ctas(s.vt[0], INT64_MIN / 2, INT64_MAX / 2, s.stats_mask, &both, NULL), ERR_OK);
+    cr_expect_eq(both.events * 12, all.events * 5);
+    uint32_t bins[8];
+    cr_expect_eq(view_histogram_ctas(s.vt[0], INT64_MIN / 2, INT64_MAX / 2, s.stats_mask, TRACE_WAIT, -1, 4000, bins, 8) *
+                     12,
+                 view_histogram(s.vt[0], INT64_MIN / 2, INT64_MAX / 2, TRACE_WAIT, -1, 4000, bins, 8) * 5);
+    /* --ctas: rows and statistics narrow to the CTAs named */
+    err_info e = {0};
+    cr_assert_eq(view_session_set_ctas(&s, "3-4,9", &e), ERR_OK);
+    cr_expect_eq(s.nctas, 3);
+    cr_expect_eq(s.ctas[2], 9);
+    cr_expect_eq(s.nstats_ctas, 2);
+    cr_expect_eq(view_lane_at(s.vt[0], s.shown[0][0])->cta, 3);
+    cr_expect_eq(view_session_set_ctas(&s, "7-x", &e), ERR_BAD_INPUT);
+    cr_expect(strstr(e.detail, "'7-x' is not a list of CTA ids"), "%s", e.detail);
+    cr_expect_eq(view_session_set_ctas(&s, "500", &e), ERR_BAD_INPUT);
+    cr_expect(strstr(e.detail, "names no CTA"), "%s", e.detail);
+    view_session_free(&s);
+    trace_free(&a);
+    trace_free(&b);
 }

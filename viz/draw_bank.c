@@ -1,5 +1,6 @@
 #include "draw_bank.h"
 
+#include "draw_text.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@ static void text(cairo_t *cr, double x, double y, double size, const char *s)
 {
     cairo_set_font_size(cr, size);
     cairo_move_to(cr, x, y);
-    cairo_show_text(cr, s);
+    draw_show_text(cr, s);
 }
 
 double draw_bank_grid(cairo_t *cr, const view_bank *b, double x, double y, double w, double max_h)

@@ -3,6 +3,7 @@
  * saturated warning colour that nothing else uses. */
 #include "draw_tile.h"
 
+#include "draw_text.h"
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <stdio.h>
@@ -86,7 +87,7 @@ static void text(cairo_t *cr, const char *face, double px, int bold, rgb c, doub
     double w = text_width(cr, face, px, bold, s);
     set(cr, c);
     cairo_move_to(cr, align == 0 ? x : align == 1 ? x - w / 2 : x - w, y);
-    cairo_show_text(cr, s);
+    draw_show_text(cr, s);
 }
 
 /* Centred text, shrunk down to min_px to fit width; skipped if it still does not. */
@@ -487,6 +488,7 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
                        cairo_status_to_string(cairo_surface_status(surface)));
     }
     cairo_t *cr = cairo_create(surface);
+    draw_svgtext *texts = png ? NULL : draw_svgtext_attach(cr);   /* SVG text stays text */
     set(cr, white);
     cairo_paint(cr);
     if (o->title && *o->title)
@@ -503,8 +505,15 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
         st = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
     if (st != CAIRO_STATUS_SUCCESS) {
+        draw_svgtext_free(texts);
         unlink(tmp);
         return err_set(e, ERR_IO, "picture_write", "'%s': %s", o->path, cairo_status_to_string(st));
+    }
+    int rc = texts ? draw_svgtext_write(texts, tmp, e) : ERR_OK;
+    draw_svgtext_free(texts);
+    if (rc) {
+        unlink(tmp);
+        return rc;
     }
     if (rename(tmp, o->path) != 0) {
         unlink(tmp);

@@ -2,6 +2,7 @@
 
 #include "draw_bank.h"
 
+#include "draw_text.h"
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
@@ -56,7 +57,7 @@ static void text(cairo_t *cr, double x, double y, double size, const char *s)
 {
     cairo_set_font_size(cr, size);
     cairo_move_to(cr, x, y);
-    cairo_show_text(cr, s);
+    draw_show_text(cr, s);
 }
 
 static void fmt_ns(char *buf, size_t cap, double ns)
@@ -236,15 +237,32 @@ static void draw_flows(pane_ctx *c, size_t lane, int y)
         uint32_t tgt[16];
         size_t nt = view_flow_targets(s->vt[c->p], bl->event, tgt, 16);
         double x0 = xpix(s, c->p, bl->t0), y0 = y + 17;
+        /* With many consumer warps one curve per waiting warp is a tangle: past two, the
+         * copy gets one curve to its first waiting warp and a vertical comb through the
+         * others' wait ends (they end when the copy lands, so at about the same x). */
+        int comb = nt > 2;
+        double cy0 = 0, cy1 = 0, cx = 0;
         for (size_t k = 0; k < nt; k++) {
             const trace_event *w = &s->tr[c->p]->events[tgt[k]];
-            size_t wl = view_lane_of(s->vt[c->p], w);
-            double x1 = xpix(s, c->p, w->t_ns + w->dur_ns), y1 = view_lane_y(s, c->p, wl) + 10;
-            cairo_move_to(cr, x0, y0);
-            cairo_curve_to(cr, x0 + (x1 - x0) * 0.5, y0, x0 + (x1 - x0) * 0.5, y1, x1, y1);
-            cairo_stroke(cr);
+            int wy = view_lane_y(s, c->p, view_lane_of(s->vt[c->p], w));
+            if (wy == VIEW_ROW_HIDDEN) continue;
+            double x1 = xpix(s, c->p, w->t_ns + w->dur_ns), y1 = wy + 10;
+            if (!comb || k == 0) {
+                cairo_move_to(cr, x0, y0);
+                cairo_curve_to(cr, x0 + (x1 - x0) * 0.5, y0, x0 + (x1 - x0) * 0.5, y1, x1, y1);
+                cairo_stroke(cr);
+                cx = x1, cy0 = cy1 = y1;
+            } else {
+                if (k == 1 && cy0 == 0) cx = x1, cy0 = cy1 = y1;
+                cy0 = fmin(cy0, y1), cy1 = fmax(cy1, y1);
+            }
             cairo_arc(cr, x1, y1, 2, 0, 6.283185307179586);
             cairo_fill(cr);
+        }
+        if (comb && cy1 > cy0) {
+            cairo_move_to(cr, cx, cy0);
+            cairo_line_to(cr, cx, cy1);
+            cairo_stroke(cr);
         }
     }
 }
@@ -265,20 +283,21 @@ static void draw_pane(cairo_t *cr, const view_session *s, int p, batch *b, view_
              t->source == TRACE_SRC_HW ? "measured" : "simulated", p + 1, t->name[0] ? t->name : "(unnamed)",
              t->gpu[0] ? t->gpu : "?", t->count, t->truncated ? "  TRUNCATED: intact events only" : "",
              t->count ? "" : "  (empty)", s->offset[p]);
+    if (p == 0 && s->nrows < s->nctas && s->nrows) {
+        size_t n = strlen(title);
+        snprintf(title + n, sizeof title - n, "  CTAs %u-%u of %zu (pgup/pgdn)", s->ctas[s->top],
+                 s->ctas[s->top + s->nrows - 1], s->nctas);
+    }
     cairo_set_source_rgb(cr, t->truncated ? 0.75 : 0.1, 0.1, 0.1);
     text(cr, 6, top + 13, 11, title);
     cairo_rectangle(cr, 0, top + g->title_h, g->tl_x + g->tl_w, g->pane_h - g->title_h);
     cairo_clip(cr);
     pane_ctx c = {cr, s, p, b, blocks, cap, 0, {{0, 0, 0}}, 0};
-    size_t nl = view_lane_count(s->vt[p]);
-    size_t first_visible = SIZE_MAX, last_visible = 0;
     uint32_t last_group = UINT32_MAX;
-    for (size_t l = 0; l < nl; l++) {
+    (void)bottom;
+    for (size_t i = 0; i < s->nshown[p]; i++) {
+        size_t l = s->shown[p][i];
         int y = view_lane_y(s, p, l);
-        if (y + g->row_h < top + g->title_h) continue;
-        if (y > bottom) break;
-        if (first_visible == SIZE_MAX) first_visible = l;
-        last_visible = l;
         const view_lane *ln = view_lane_at(s->vt[p], l);
         if (l % 2) {
             cairo_set_source_rgb(cr, 0.975, 0.975, 0.975);
@@ -307,11 +326,12 @@ static void draw_pane(cairo_t *cr, const view_session *s, int p, batch *b, view_
     batch_flush(cr, b);
     draw_pills(&c, g->tl_x);
     /* flows only when few issues are visible: at full zoom they would be a solid wash */
-    if (first_visible != SIZE_MAX && c.visible_issues > 0 && c.visible_issues <= 400) {
+    if (c.visible_issues > 0 && c.visible_issues <= 400) {
         cairo_save(cr);
         cairo_rectangle(cr, g->tl_x, top + g->title_h, g->tl_w, g->pane_h - g->title_h);
         cairo_clip(cr);
-        for (size_t l = first_visible; l <= last_visible; l++) {
+        for (size_t i = 0; i < s->nshown[p]; i++) {
+            size_t l = s->shown[p][i];
             const view_lane *ln = view_lane_at(s->vt[p], l);
             if (ln->count[VIEW_TRACK_MARK] && (ln->role == TRACE_ROLE_PRODUCER || ln->role == TRACE_ROLE_MIXED))
                 draw_flows(&c, l, view_lane_y(s, p, l));
@@ -322,7 +342,7 @@ static void draw_pane(cairo_t *cr, const view_session *s, int p, batch *b, view_
     if (s->sel_event != UINT32_MAX && s->sel_trace == p) {
         const trace_event *e = &t->events[s->sel_event];
         size_t l = view_lane_of(s->vt[p], e);
-        if (l != SIZE_MAX) {
+        if (l != SIZE_MAX && view_lane_y(s, p, l) != VIEW_ROW_HIDDEN) {
             view_track tr = view_track_of((trace_kind)e->kind);
             int y = view_lane_y(s, p, l) + (tr == VIEW_TRACK_COPY ? 0 : tr == VIEW_TRACK_WORK ? 5 : 14);
             double x0 = xpix(s, p, e->t_ns), x1 = fmax(xpix(s, p, e->t_ns + e->dur_ns), x0 + 3);
@@ -345,6 +365,7 @@ static void draw_link(cairo_t *cr, const view_session *s, int p, uint32_t ev, do
     const trace_event *a = &s->tr[p]->events[ev], *b = &s->tr[q]->events[other];
     size_t la = view_lane_of(s->vt[p], a), lb = view_lane_of(s->vt[q], b);
     if (la == SIZE_MAX || lb == SIZE_MAX) return;
+    if (view_lane_y(s, p, la) == VIEW_ROW_HIDDEN || view_lane_y(s, q, lb) == VIEW_ROW_HIDDEN) return;
     double xa = xpix(s, p, a->t_ns), xb = xpix(s, q, b->t_ns);
     double ya = view_lane_y(s, p, la) + 10, yb = view_lane_y(s, q, lb) + 10;
     cairo_set_source_rgba(cr, 0.45, 0.1, 0.6, alpha);
@@ -368,9 +389,8 @@ static void draw_links(cairo_t *cr, const view_session *s, view_block *blocks, s
     uint32_t *evs = malloc(LINK_ALL_MAX * sizeof *evs);
     size_t nev = 0, too_many = 0;
     int64_t t0 = s->port.t0 - s->offset[0], t1 = view_t1(&s->port) - s->offset[0];
-    for (size_t l = 0; l < view_lane_count(s->vt[0]) && evs && !too_many; l++) {
-        int y = view_lane_y(s, 0, l);
-        if (y + g->row_h < g->pane_y[0] + g->title_h || y > g->pane_y[0] + g->pane_h) continue;
+    for (size_t r = 0; r < s->nshown[0] && evs && !too_many; r++) {
+        size_t l = s->shown[0][r];
         size_t n = view_blocks(s->vt[0], l, VIEW_TRACK_WORK, t0, t1, s->port.ns_per_px, 3.0, blocks, cap);
         for (size_t i = 0; i < n; i++) {
             if (blocks[i].count != 1) continue;
@@ -417,17 +437,27 @@ static void draw_axis(cairo_t *cr, const view_session *s)
     text(cr, 4, 12, 9, buf);
 }
 
-static void event_fields(char lines[][96], int *n, const trace_event *e, int64_t offset)
+static void event_fields(char lines[][96], int *n, const trace *t, uint32_t idx, int64_t offset)
 {
+    const trace_event *e = &t->events[idx];
     int k = 0;
     snprintf(lines[k++], 96, "%s  (%s)", trace_kind_name((trace_kind)e->kind), trace_role_name((trace_role)e->role));
     snprintf(lines[k++], 96, "t %" PRId64 " ns  dur %" PRIu32 " ns", e->t_ns + offset, e->dur_ns);
     snprintf(lines[k++], 96, "sm %u  cta %u  warp %u", e->sm, e->cta, e->warp);
-    snprintf(lines[k++], 96, "stage %u  iteration %" PRIu32, e->stage, e->iteration);
+    uint32_t copies, copy = tdiff_key_copy(t, idx, &copies);
+    if (copies > 1) /* the key's copies: one per tensor of the stage (tdiff.h) */
+        snprintf(lines[k++], 96, "stage %u  iteration %" PRIu32 "  copy %u/%u", e->stage, e->iteration, copy, copies);
+    else
+        snprintf(lines[k++], 96, "stage %u  iteration %" PRIu32, e->stage, e->iteration);
     snprintf(lines[k++], 96, "barrier %u  phase %u (parity %u)", e->barrier, e->phase, e->phase & 1);
     snprintf(lines[k++], 96, "bytes %" PRIu32 "  flags 0x%x%s%s", e->bytes, e->flags,
              (e->flags & TRACE_FLAG_FULL_BARRIER) ? " full" : "", (e->flags & TRACE_FLAG_TIMEOUT) ? " TIMEOUT" : "");
     snprintf(lines[k++], 96, "source %s", e->source == TRACE_SRC_HW ? "hw" : "sim");
+    if (e->source == TRACE_SRC_HW && e->kind == TRACE_TMA_FLIGHT) {
+        /* the runner sees a copy land only when a consumer's wait returns */
+        snprintf(lines[k++], 96, "dur: an upper bound, ends when the");
+        snprintf(lines[k++], 96, "first consumer sees the data");
+    }
     *n = k;
 }
 
@@ -435,9 +465,9 @@ static void draw_tooltip(cairo_t *cr, const view_session *s)
 {
     if (s->hover_event == UINT32_MAX || s->drag != VIEW_DRAG_NONE) return;
     const trace_event *e = &s->tr[s->hover_trace]->events[s->hover_event];
-    char lines[10][96];
+    char lines[12][96];
     int n;
-    event_fields(lines, &n, e, s->offset[s->hover_trace]);
+    event_fields(lines, &n, s->tr[s->hover_trace], s->hover_event, s->offset[s->hover_trace]);
     uint32_t other = match_of(s, s->hover_trace, s->hover_event);
     if (s->ntraces == 2) {
         if (other == TDIFF_NONE) snprintf(lines[n++], 96, "unmatched in the other trace");
@@ -469,35 +499,49 @@ static double panel_line(cairo_t *cr, const view_session *s, double y, double si
     return y + size + 3;
 }
 
+/* Wait durations of both traces over the compared CTAs on one duration scale, each
+ * trace's bars as its share of its own waits: a traced handful of CTAs and a simulated
+ * grid then have bars of comparable height. */
 static void draw_histogram(cairo_t *cr, const view_session *s, double y)
 {
     enum { NB = 24 };
-    uint32_t bins[VIEW_MAX_TRACES][NB];
-    uint32_t maxdur = 1, maxbin = 1;
+    uint32_t bins[VIEW_MAX_TRACES][NB], total[VIEW_MAX_TRACES] = {0};
+    uint32_t maxdur = 1;
+    double maxshare = 0;
+    const uint8_t *mask = s->ntraces == 2 ? s->stats_mask : NULL;
     /* common scale: the longest wait in the range over both traces */
     for (int p = 0; p < s->ntraces; p++) {
         view_stats st;
-        if (view_range_stats(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], &st, NULL)) return;
+        if (view_range_stats_ctas(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], mask, &st, NULL))
+            return;
         for (size_t i = 0; i < st.ngroups; i++)
             if (st.groups[i].kind == TRACE_WAIT && st.groups[i].p95_ns > maxdur) maxdur = st.groups[i].p95_ns;
     }
     maxdur += maxdur / 4;
     for (int p = 0; p < s->ntraces; p++) {
-        view_histogram(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], TRACE_WAIT, -1, maxdur, bins[p], NB);
-        for (int i = 0; i < NB; i++) if (bins[p][i] > maxbin) maxbin = bins[p][i];
+        total[p] = view_histogram_ctas(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], mask, TRACE_WAIT,
+                                       -1, maxdur, bins[p], NB);
+        for (int i = 0; i < NB && total[p]; i++) maxshare = fmax(maxshare, (double)bins[p][i] / total[p]);
     }
     double x0 = s->g.width - s->g.panel_w + 8, w = s->g.panel_w - 16, h = 60, bw = w / NB;
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    char buf[96], ns[24];
+    char buf[160], ns[24];
     fmt_ns(ns, sizeof ns, maxdur);
-    snprintf(buf, sizeof buf, "wait durations 0..%s (%s)", ns, s->ntraces == 2 ? "red sim, blue hw" : "red");
+    if (s->ntraces == 2) {
+        snprintf(buf, sizeof buf, "wait durations 0..%s, share of each", ns);
+        text(cr, x0, y, 9, buf);
+        y += 12;
+        snprintf(buf, sizeof buf, "trace's waits: red sim n=%u, blue hw n=%u", total[0], total[1]);
+    } else {
+        snprintf(buf, sizeof buf, "wait durations 0..%s (n=%u)", ns, total[0]);
+    }
     text(cr, x0, y, 9, buf);
     y += 4;
     for (int p = 0; p < s->ntraces; p++) {
         if (p == 0) cairo_set_source_rgba(cr, DRAW_STALL_RGB.r, DRAW_STALL_RGB.g, DRAW_STALL_RGB.b, 0.8);
-        else cairo_set_source_rgba(cr, 0.2, 0.4, 0.9, 0.6);
-        for (int i = 0; i < NB; i++) {
-            double bh = h * bins[p][i] / maxbin;
+        else cairo_set_source_rgba(cr, 0.2, 0.4, 0.9, 0.8);
+        for (int i = 0; i < NB && total[p] && maxshare > 0; i++) {
+            double bh = h * ((double)bins[p][i] / total[p]) / maxshare;
             cairo_rectangle(cr, x0 + i * bw + p * bw / 2, y + h - bh, bw / (s->ntraces == 2 ? 2 : 1) - 1, bh);
         }
         cairo_fill(cr);
@@ -542,16 +586,16 @@ static void draw_panel(cairo_t *cr, const view_session *s)
     }
     if (s->sel_event != UINT32_MAX) {
         y += 6;
-        char lines[10][96];
+        char lines[12][96];
         int n;
-        event_fields(lines, &n, &s->tr[s->sel_trace]->events[s->sel_event], s->offset[s->sel_trace]);
+        event_fields(lines, &n, s->tr[s->sel_trace], s->sel_event, s->offset[s->sel_trace]);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.5);
         y = panel_line(cr, s, y, 10, "selected");
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         for (int i = 0; i < n; i++) y = panel_line(cr, s, y, 9, lines[i]);
         double bottom = g->height - g->strip_h - 20, room = bottom - y - (s->has_range ? 200 : 0);
         if (s->has_bank) {
-            y = draw_bank_grid(cr, &s->bank, x + 8, y + 4, g->panel_w - 16, room > 120 ? room : 120);
+            y = draw_bank_grid(cr, &s->bank, x + 8, y + 4, g->panel_w - 16, room > 120 ? room : 120) + 8;
         } else if (s->bank_note[0]) {
             cairo_set_source_rgb(cr, 0.5, 0.3, 0.1);
             y = panel_line(cr, s, y + 4, 9, s->bank_note);
@@ -564,14 +608,22 @@ static void draw_panel(cairo_t *cr, const view_session *s)
         snprintf(buf, sizeof buf, "range %s: spans starting in it", a);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.5);
         y = panel_line(cr, s, y, 10, buf);
+        const uint8_t *mask = s->ntraces == 2 ? s->stats_mask : NULL;
+        int hw_flight = 0;
+        if (mask) {
+            snprintf(buf, sizeof buf, "over the %zu CTAs both traces hold", s->nstats_ctas);
+            y = panel_line(cr, s, y, 9, buf);
+        }
         y = panel_line(cr, s, y, 8, "    kind/role         n   total    mean     p50     p95");
         for (int p = 0; p < s->ntraces; p++) {
             view_stats st;
-            if (view_range_stats(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], &st, NULL)) continue;
+            if (view_range_stats_ctas(s->vt[p], s->range_a - s->offset[p], s->range_b - s->offset[p], mask, &st, NULL))
+                continue;
             cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
             for (size_t i = 0; i < st.ngroups; i++) {
                 const view_stat *v = &st.groups[i];
                 if (!tdiff_kind_is_span((trace_kind)v->kind)) continue;
+                if (v->kind == TRACE_TMA_FLIGHT && s->tr[p]->source == TRACE_SRC_HW) hw_flight = 1;
                 char kr[32], tot[16], mean[16], p50[16], p95[16];
                 snprintf(kr, sizeof kr, "%.10s/%.4s", trace_kind_name((trace_kind)v->kind), trace_role_name((trace_role)v->role));
                 fmt_short(tot, sizeof tot, (double)v->total_ns);
@@ -582,6 +634,11 @@ static void draw_panel(cairo_t *cr, const view_session *s)
                          v->count, tot, mean, p50, p95);
                 y = panel_line(cr, s, y, 8, buf);
             }
+        }
+        if (hw_flight) {
+            cairo_set_source_rgb(cr, 0.4, 0.3, 0.1);
+            y = panel_line(cr, s, y, 8, "hw tma_flight: an upper bound (it ends when the first");
+            y = panel_line(cr, s, y, 8, "consumer observes the data, not when the copy lands)");
         }
         draw_histogram(cr, s, y + 8);
         y += 90;
@@ -626,6 +683,7 @@ void draw_timeline(cairo_t *cr, const view_session *s)
     cairo_save(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
+    cairo_scale(cr, s->scale, s->scale);
     cairo_select_font_face(cr, "monospace", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     size_t cap = (size_t)(g->tl_w / 3.0) + 16;
     view_block *blocks = malloc(cap * sizeof *blocks);
@@ -677,15 +735,16 @@ int draw_timeline_file(const view_session *s, const char *path, err_info *e)
     if (kind < 0) return err_set(e, ERR_BAD_INPUT, "--render", "'%s' must end in .png, .svg or .pdf", path);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    cairo_surface_t *surf = kind == 0 ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->g.width, s->g.height)
-                          : kind == 1 ? cairo_svg_surface_create(tmp, s->g.width, s->g.height)
-                                      : cairo_pdf_surface_create(tmp, s->g.width, s->g.height);
+    cairo_surface_t *surf = kind == 0 ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->px_w, s->px_h)
+                          : kind == 1 ? cairo_svg_surface_create(tmp, s->px_w, s->px_h)
+                                      : cairo_pdf_surface_create(tmp, s->px_w, s->px_h);
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(surf);
         unlink(tmp);
         return err_set(e, ERR_IO, "--render", "cannot write %s", path);
     }
     cairo_t *cr = cairo_create(surf);
+    draw_svgtext *texts = kind == 1 ? draw_svgtext_attach(cr) : NULL;   /* SVG text stays text */
     draw_timeline(cr, s);
     cairo_destroy(cr);
     cairo_surface_flush(surf);
@@ -694,8 +753,15 @@ int draw_timeline_file(const view_session *s, const char *path, err_info *e)
     if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
     cairo_surface_destroy(surf);
     if (st != CAIRO_STATUS_SUCCESS) {
+        draw_svgtext_free(texts);
         unlink(tmp);
         return err_set(e, ERR_IO, "--render", "cannot write %s: %s", path, cairo_status_to_string(st));
+    }
+    int rc = texts ? draw_svgtext_write(texts, tmp, e) : ERR_OK;
+    draw_svgtext_free(texts);
+    if (rc) {
+        unlink(tmp);
+        return rc;
     }
     if (rename(tmp, path)) {
         int err = errno;

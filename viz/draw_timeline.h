@@ -21,7 +21,8 @@ draw_rgb draw_kind_rgb(trace_kind k);
 draw_rgb draw_stage_rgb(view_stage_state s);
 
 /* Draws the whole view (axis, panes, flows, links, badges, panel, stage strip, tooltip)
- * into cr, whose user space is s->g.width x s->g.height pixels. */
+ * into cr, whose user space is s->px_w x s->px_h device pixels; the drawing is scaled
+ * by s->scale from the logical geometry s->g. */
 void draw_timeline(cairo_t *cr, const view_session *s);
 
 /* Renders to a file; ".png", ".svg" or ".pdf" (case-insensitive) chooses the format.

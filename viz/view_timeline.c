@@ -474,7 +474,15 @@ static uint32_t pct_u32(const uint32_t *sorted, size_t n, unsigned pct)
     return sorted[(rank ? rank : 1) - 1];
 }
 
+static int in_mask(const uint8_t *mask, uint16_t cta) { return !mask || (mask[cta >> 3] >> (cta & 7) & 1); }
+
 int view_range_stats(const view_trace *v, int64_t a, int64_t b, view_stats *out, err_info *e)
+{
+    return view_range_stats_ctas(v, a, b, NULL, out, e);
+}
+
+int view_range_stats_ctas(const view_trace *v, int64_t a, int64_t b, const uint8_t *cta_mask, view_stats *out,
+                          err_info *e)
 {
     memset(out, 0, sizeof *out);
     const trace *t = v->t;
@@ -484,7 +492,8 @@ int view_range_stats(const view_trace *v, int64_t a, int64_t b, view_stats *out,
     size_t cnt[NG] = {0}, off[NG + 1] = {0};
     for (size_t i = lo; i < hi; i++) {
         const trace_event *ev = &t->events[i];
-        if (ev->kind < TRACE_KIND_COUNT && ev->role < TRACE_ROLE_COUNT) cnt[ev->kind * TRACE_ROLE_COUNT + ev->role]++;
+        if (ev->kind < TRACE_KIND_COUNT && ev->role < TRACE_ROLE_COUNT && in_mask(cta_mask, ev->cta))
+            cnt[ev->kind * TRACE_ROLE_COUNT + ev->role]++;
     }
     for (int g = 0; g < NG; g++) off[g + 1] = off[g] + cnt[g];
     uint32_t *dur = malloc((off[NG] ? off[NG] : 1) * sizeof *dur);
@@ -493,7 +502,7 @@ int view_range_stats(const view_trace *v, int64_t a, int64_t b, view_stats *out,
     memcpy(fill, off, sizeof fill);
     for (size_t i = lo; i < hi; i++) {
         const trace_event *ev = &t->events[i];
-        if (ev->kind < TRACE_KIND_COUNT && ev->role < TRACE_ROLE_COUNT)
+        if (ev->kind < TRACE_KIND_COUNT && ev->role < TRACE_ROLE_COUNT && in_mask(cta_mask, ev->cta))
             dur[fill[ev->kind * TRACE_ROLE_COUNT + ev->role]++] = ev->dur_ns;
     }
     for (int g = 0; g < NG; g++) {
@@ -517,6 +526,12 @@ int view_range_stats(const view_trace *v, int64_t a, int64_t b, view_stats *out,
 uint32_t view_histogram(const view_trace *v, int64_t a, int64_t b, int kind, int role, uint32_t max_ns,
                         uint32_t *bins, unsigned nbins)
 {
+    return view_histogram_ctas(v, a, b, NULL, kind, role, max_ns, bins, nbins);
+}
+
+uint32_t view_histogram_ctas(const view_trace *v, int64_t a, int64_t b, const uint8_t *cta_mask, int kind, int role,
+                             uint32_t max_ns, uint32_t *bins, unsigned nbins)
+{
     if (!nbins) return 0;
     memset(bins, 0, nbins * sizeof *bins);
     size_t lo, hi;
@@ -524,7 +539,7 @@ uint32_t view_histogram(const view_trace *v, int64_t a, int64_t b, int kind, int
     uint32_t n = 0;
     for (size_t i = lo; i < hi; i++) {
         const trace_event *ev = &v->t->events[i];
-        if ((kind >= 0 && ev->kind != kind) || (role >= 0 && ev->role != role)) continue;
+        if ((kind >= 0 && ev->kind != kind) || (role >= 0 && ev->role != role) || !in_mask(cta_mask, ev->cta)) continue;
         uint64_t bin = max_ns ? (uint64_t)ev->dur_ns * nbins / max_ns : 0;
         bins[bin >= nbins ? nbins - 1 : bin]++;
         n++;

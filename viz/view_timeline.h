@@ -123,11 +123,18 @@ typedef struct view_stats {
 
 /* Events that start in [a, b] (trace time). */
 int view_range_stats(const view_trace *v, int64_t a, int64_t b, view_stats *out, err_info *e);
+/* The same over the events of the CTAs whose bit is set in cta_mask (a bitmap over CTA
+ * ids, 8192 bytes; NULL: every CTA), so that two traces are compared over the CTAs both
+ * hold. */
+int view_range_stats_ctas(const view_trace *v, int64_t a, int64_t b, const uint8_t *cta_mask, view_stats *out,
+                          err_info *e);
 
 /* Histogram of durations of `kind` (and role, -1 any) starting in [a, b] over nbins
  * equal bins of [0, max_ns]; longer ones land in the last bin. Returns events counted. */
 uint32_t view_histogram(const view_trace *v, int64_t a, int64_t b, int kind, int role, uint32_t max_ns,
                         uint32_t *bins, unsigned nbins);
+uint32_t view_histogram_ctas(const view_trace *v, int64_t a, int64_t b, const uint8_t *cta_mask, int kind, int role,
+                             uint32_t max_ns, uint32_t *bins, unsigned nbins);
 
 /* ---- state at the cursor ------------------------------------------------------------ */
 enum { VIEW_MAX_BARRIERS = 32, VIEW_MAX_STAGES = 32 };

@@ -130,10 +130,28 @@ int cli_parse_i64_list(const char *s, const char *field, int64_t min, int64_t ma
 int cli_report(const char *cmd, const err_info *e)
 {
     if (e->rule[0])
-        fprintf(stderr, "tmasim %s: %s: %s\n", cmd, e->rule, e->detail);
+        fprintf(stderr, "tmasim %s: %s: %s\n", cmd, err_rule_label(e->rule), e->detail);
     else
         fprintf(stderr, "tmasim %s: %s\n", cmd, e->detail);
     return e->code == ERR_FINDING ? EXIT_FINDING : e->code == ERR_OK ? EXIT_OK : EXIT_BAD_INPUT;
+}
+
+int cli_check_outpath(const char *flag, const char *path, err_info *e)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    char *dir = malloc(n + 2);
+    if (!dir) return err_set(e, ERR_IO, flag, "out of memory");
+    if (!slash) strcpy(dir, ".");
+    else if (n == 0) strcpy(dir, "/");
+    else memcpy(dir, path, n), dir[n] = 0;
+    int ok = access(dir, W_OK | X_OK) == 0;
+    int err = errno;
+    int rc = ok ? ERR_OK
+                : err_set(e, ERR_BAD_INPUT, flag, "'%s': directory '%s' %s", path, dir,
+                          err == ENOENT || err == ENOTDIR ? "does not exist" : "is not writable");
+    free(dir);
+    return rc;
 }
 
 int cli_outfile_open(cli_outfile *o, const char *path, err_info *e)

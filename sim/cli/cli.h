@@ -11,6 +11,10 @@
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD_INPUT = 2 };
 
+/* The toolkit's version, printed by --version of every command (tmasim, each tmasim
+ * subcommand, tmaview) with the trace format it reads and writes. */
+#define TMASCOPE_VERSION "0.1.0"
+
 typedef enum cli_format { CLI_FORMAT_TABLE = 0, CLI_FORMAT_CSV, CLI_FORMAT_JSON } cli_format;
 
 /* "table" (or "human"), "csv", "json". */
@@ -28,6 +32,11 @@ int cli_parse_i64_list(const char *s, const char *field, int64_t min, int64_t ma
 /* Prints "tmasim <cmd>: <rule>: <detail>" on one line to stderr and returns e->code
  * mapped to an exit status (ERR_BAD_INPUT and ERR_IO -> 2, ERR_FINDING -> 1). */
 int cli_report(const char *cmd, const err_info *e);
+
+/* An output path given by flag: its directory must exist and be writable. Checked when
+ * the flag is read, so that nothing is printed or computed for a file that cannot be
+ * written. */
+int cli_check_outpath(const char *flag, const char *path, err_info *e);
 
 /* Atomic output: write to PATH.tmp.PID, then rename over PATH on commit. */
 typedef struct cli_outfile {

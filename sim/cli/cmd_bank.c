@@ -133,8 +133,11 @@ static int parse_args(int argc, char **argv, bank_opts *o)
         } else if (!strcmp(flag, "--op")) o->op = value;
         else if (!strcmp(flag, "--addr")) o->addr = value;
         else if (!strcmp(flag, "--pattern")) o->pattern = value;
-        else if (!strcmp(flag, "--png")) o->png = value;
-        else if (!strcmp(flag, "--svg")) o->svg = value;
+        else if (!strcmp(flag, "--png") || !strcmp(flag, "--svg")) {
+            if (cli_check_outpath(flag, value, &e)) return cli_report("bank", &e);
+            if (flag[2] == 'p') o->png = value;
+            else o->svg = value;
+        }
         else if (!strcmp(flag, "--padded")) o->padded = value;
         else if (!strcmp(flag, "--xor")) o->xor_swizzle = value;
         else if (!strcmp(flag, "--access")) o->access = value;
@@ -280,8 +283,8 @@ static int analyse_all(const bank_instr *ins, const uint32_t *lines, uint32_t n,
     for (uint32_t i = 0; i < n; i++) {
         err_info e = {0};
         if (bank_analyse(&ins[i], &res[i], &e)) {
-            if (lines) fprintf(stderr, "tmasim bank: line %u: %s: %s\n", lines[i], e.rule, e.detail);
-            else fprintf(stderr, "tmasim bank: instruction %u: %s: %s\n", i, e.rule, e.detail);
+            if (lines) fprintf(stderr, "tmasim bank: line %u: %s: %s\n", lines[i], err_rule_label(e.rule), e.detail);
+            else fprintf(stderr, "tmasim bank: instruction %u: %s: %s\n", i, err_rule_label(e.rule), e.detail);
             return EXIT_BAD_INPUT;
         }
     }
@@ -434,24 +437,60 @@ static void print_totals(FILE *out, cli_format fmt, const char *label, const til
     }
 }
 
+enum { SPLIT_MAX = 16 };
+
+/* The tile loaded under swizzle mode `sw`: one box as the flags give it or, when its
+ * inner extent exceeds the swizzle span, as the boxes of the span side by side (as
+ * tmasim demo loads its 64x64 f16 tile under 32B and 64B), each box on the next
+ * 1024-byte boundary. Returns the number of boxes in plans (0 on error). */
+static uint32_t plan_mode(const bank_opts *o, tm_swizzle sw, tm_plan *plans, err_info *e)
+{
+    tm_desc desc = o->f.desc;
+    desc.swizzle = sw;
+    err_info first = {0};
+    if (!tm_plan_copy(&desc, &o->f.copy, &plans[0], &first)) return 1;
+    const tm_dtype_info *info = tm_dtype_get(desc.dtype);
+    uint32_t span = sw == TM_SWIZZLE_32B ? 32 : sw == TM_SWIZZLE_64B ? 64 : sw == TM_SWIZZLE_128B ? 128 : 0;
+    uint32_t eb = info && !info->is_packed && info->bits % 8 == 0 ? info->bits / 8 : 0;
+    uint32_t w = eb ? span / eb : 0, n = w ? desc.box[0] / w : 0;
+    if (strcmp(first.rule, "box_inner_bytes_within_swizzle_span") || !w) {
+        *e = first;
+        return 0;
+    }
+    if (desc.box[0] % w || n > SPLIT_MAX) {
+        err_set(e, first.code, first.rule, "%s; its %u columns do not split into %s boxes of %u (the span)", first.detail,
+                desc.box[0], desc.box[0] % w ? "whole" : "at most 16", w);
+        return 0;
+    }
+    desc.box[0] = w;
+    tm_copy c = o->f.copy;
+    for (uint32_t k = 0; k < n; k++) {
+        if (tm_plan_copy(&desc, &c, &plans[k], e)) return 0;
+        c.coords[0] += (int32_t)w;
+        c.smem_address += (plans[k].footprint_bytes + 1023u) & ~1023u;
+    }
+    return n;
+}
+
 static int compare_swizzles(const bank_opts *o, const access_desc *d)
 {
     static const tm_swizzle modes[] = {TM_SWIZZLE_NONE, TM_SWIZZLE_32B, TM_SWIZZLE_64B, TM_SWIZZLE_128B};
     tile_totals t[4];
     int ok[4] = {0};
+    uint32_t boxes[4] = {0}, box_w[4] = {0};
     char why[4][sizeof(((err_info *)0)->rule) + sizeof(((err_info *)0)->detail) + 8];
     int best = -1;
     for (int m = 0; m < 4; m++) {
-        tm_desc desc = o->f.desc;
-        desc.swizzle = modes[m];
-        tm_plan plan;
+        static tm_plan plans[SPLIT_MAX];
         err_info e = {0};
         why[m][0] = 0;
-        if (tm_plan_copy(&desc, &o->f.copy, &plan, &e)) {
+        boxes[m] = plan_mode(o, modes[m], plans, &e);
+        if (!boxes[m]) {
             snprintf(why[m], sizeof why[m], "%s: %s", e.rule, e.detail);
             continue;
         }
-        access_layout l = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
+        box_w[m] = plans[0].loaded[0];
+        access_layout l = {.kind = ACCESS_LAYOUT_TMA, .plan = plans, .nboxes = boxes[m]};
         bank_instr *ins;
         bank_result *res;
         int rc = score_tile(&l, d, &ins, &res, &t[m], &e);
@@ -463,28 +502,31 @@ static int compare_swizzles(const bank_opts *o, const access_desc *d)
             continue;
         }
         ok[m] = 1;
+        /* fewest conflicts, then fewest wavefronts, then fewest boxes (TMA copies) */
         if (best < 0 || t[m].conflicts < t[best].conflicts ||
-            (t[m].conflicts == t[best].conflicts && t[m].wavefronts < t[best].wavefronts))
+            (t[m].conflicts == t[best].conflicts && t[m].wavefronts < t[best].wavefronts) ||
+            (t[m].conflicts == t[best].conflicts && t[m].wavefronts == t[best].wavefronts && boxes[m] < boxes[best]))
             best = m;
     }
     FILE *out = stdout;
     if (o->format == CLI_FORMAT_CSV) {
-        fprintf(out, "swizzle,status,instructions,wavefronts,ideal,conflicts,ratio\n");
+        fprintf(out, "swizzle,status,boxes,box_cols,instructions,wavefronts,ideal,conflicts,ratio\n");
         for (int m = 0; m < 4; m++) {
             if (ok[m])
-                fprintf(out, "%s,%s,%u,%llu,%llu,%llu,%.3f\n", tm_swizzle_name(modes[m]), m == best ? "best" : "ok",
-                        t[m].instructions, (unsigned long long)t[m].wavefronts, (unsigned long long)t[m].ideal,
+                fprintf(out, "%s,%s,%u,%u,%u,%llu,%llu,%llu,%.3f\n", tm_swizzle_name(modes[m]), m == best ? "best" : "ok",
+                        boxes[m], box_w[m], t[m].instructions, (unsigned long long)t[m].wavefronts, (unsigned long long)t[m].ideal,
                         (unsigned long long)t[m].conflicts, (double)t[m].wavefronts / (double)t[m].ideal);
             else
-                fprintf(out, "%s,skipped,,,,,\n", tm_swizzle_name(modes[m]));
+                fprintf(out, "%s,skipped,,,,,,,\n", tm_swizzle_name(modes[m]));
         }
     } else if (o->format == CLI_FORMAT_JSON) {
         fprintf(out, "{\"modes\":[");
         for (int m = 0; m < 4; m++) {
             fprintf(out, "%s\n {\"swizzle\":\"%s\",", m ? "," : "", tm_swizzle_name(modes[m]));
             if (ok[m])
-                fprintf(out, "\"instructions\":%u,\"wavefronts\":%llu,\"ideal\":%llu,\"conflicts\":%llu,\"ratio\":%.3f}",
-                        t[m].instructions, (unsigned long long)t[m].wavefronts, (unsigned long long)t[m].ideal,
+                fprintf(out, "\"boxes\":%u,\"box_cols\":%u,\"instructions\":%u,\"wavefronts\":%llu,\"ideal\":%llu,"
+                             "\"conflicts\":%llu,\"ratio\":%.3f}",
+                        boxes[m], box_w[m], t[m].instructions, (unsigned long long)t[m].wavefronts, (unsigned long long)t[m].ideal,
                         (unsigned long long)t[m].conflicts, (double)t[m].wavefronts / (double)t[m].ideal);
             else {
                 fprintf(out, "\"skipped\":\"");
@@ -498,17 +540,24 @@ static int compare_swizzles(const bank_opts *o, const access_desc *d)
         fprintf(out, "],\n\"best\":%s%s%s}\n", best >= 0 ? "\"" : "", best >= 0 ? tm_swizzle_name(modes[best]) : "null",
                 best >= 0 ? "\"" : "");
     } else {
-        fprintf(out, "%-8s %12s %10s %8s %9s %7s\n", "swizzle", "instructions", "wavefronts", "ideal", "conflicts",
-                "ratio");
+        fprintf(out, "%-8s %6s %12s %10s %8s %9s %7s\n", "swizzle", "boxes", "instructions", "wavefronts", "ideal",
+                "conflicts", "ratio");
+        int split = 0;
         for (int m = 0; m < 4; m++) {
+            char bx[24];
+            snprintf(bx, sizeof bx, boxes[m] > 1 ? "%ux%u" : "%u", boxes[m], box_w[m]);
+            split |= ok[m] && boxes[m] > 1;
             if (ok[m])
-                fprintf(out, "%-8s %12u %10llu %8llu %9llu %7.3f%s\n", tm_swizzle_name(modes[m]), t[m].instructions,
+                fprintf(out, "%-8s %6s %12u %10llu %8llu %9llu %7.3f%s\n", tm_swizzle_name(modes[m]), bx, t[m].instructions,
                         (unsigned long long)t[m].wavefronts, (unsigned long long)t[m].ideal,
                         (unsigned long long)t[m].conflicts, (double)t[m].wavefronts / (double)t[m].ideal,
                         m == best ? "  <- best" : "");
             else
                 fprintf(out, "%-8s skipped: %s\n", tm_swizzle_name(modes[m]), why[m]);
         }
+        if (split)
+            fprintf(out, "boxes NxW: a box row may not exceed the swizzle span, so the tile loads as N boxes of W\n"
+                         "columns side by side (each on a 1024-byte boundary), as tmasim demo does\n");
         if (best >= 0) fprintf(out, "best: %s\n", tm_swizzle_name(modes[best]));
         else fprintf(out, "best: none (every mode was skipped)\n");
     }

@@ -37,10 +37,14 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void event_key(char *buf, size_t cap, const trace_event *ev)
+/* The key of event i of t; "copy k/n" when n events share it (two tensors per stage). */
+static void event_key(char *buf, size_t cap, const trace *t, size_t i)
 {
-    snprintf(buf, cap, "cta %u warp %u %s stage %u iter %" PRIu32, ev->cta, ev->warp,
-             trace_kind_name((trace_kind)ev->kind), ev->stage, ev->iteration);
+    const trace_event *ev = &t->events[i];
+    uint32_t n, k = tdiff_key_copy(t, i, &n);
+    int len = snprintf(buf, cap, "cta %u warp %u %s stage %u iter %" PRIu32, ev->cta, ev->warp,
+                       trace_kind_name((trace_kind)ev->kind), ev->stage, ev->iteration);
+    if (n > 1 && len > 0 && (size_t)len < cap) snprintf(buf + len, cap - (size_t)len, " copy %u/%u", k, n);
 }
 
 static double group_rel(const tdiff_group *g)
@@ -74,13 +78,25 @@ static int load(const char *path, trace *t)
 {
     err_info e = {0};
     if (trace_read(path, t, &e)) {
-        if (e.rule[0]) fprintf(stderr, "tmasim diff: %s: %s: %s\n", path, e.rule, e.detail);
-        else fprintf(stderr, "tmasim diff: %s: %s\n", path, e.detail);
+        /* the trace reader names the file in its detail already */
+        int named = !strncmp(e.detail, path, strlen(path));
+        fprintf(stderr, "tmasim diff: %s%s%s%s%s\n", named ? "" : path, named ? "" : ": ", err_rule_label(e.rule),
+                e.rule[0] ? ": " : "", e.detail);
         return EXIT_BAD_INPUT;
     }
     if (t->truncated)
         fprintf(stderr, "tmasim diff: %s: truncated file, loaded the %zu intact events\n", path, t->count);
     return EXIT_OK;
+}
+
+/* A measured tma_flight is matched: the runner cannot see a copy land, only the first
+ * consumer that observes it. */
+static int flight_bound(const trace *b, const tdiff_report *r)
+{
+    if (b->source != TRACE_SRC_HW) return 0;
+    for (size_t i = 0; i < r->ngroups; i++)
+        if (r->groups[i].kind == TRACE_TMA_FLIGHT && r->groups[i].matched) return 1;
+    return 0;
 }
 
 static void print_table(const trace *a, const trace *b, const tdiff_report *r)
@@ -106,22 +122,26 @@ static void print_table(const trace *a, const trace *b, const tdiff_report *r)
                trace_kind_name((trace_kind)g->kind), trace_role_name((trace_role)g->role), g->matched, g->only_a,
                g->only_b, g->median, g->p95, g->p95_abs, g->b_median);
     }
+    if (flight_bound(b, r))
+        printf("tma_flight: the measured flight ends when the first consumer's wait on the stage returns, not\n"
+               "  when the copy lands: an upper bound, so sim - measured reads low by up to that consumer's lag\n");
     if (r->ntop) printf("\nlargest discrepancies (sim - measured):\n");
     for (size_t i = 0; i < r->ntop; i++) {
         char key[128];
-        event_key(key, sizeof key, &a->events[r->top[i].a]);
-        printf("  %+12" PRId64 " ns  %s\n", r->top[i].delta, key);
+        event_key(key, sizeof key, a, r->top[i].a);
+        int bound = b->source == TRACE_SRC_HW && a->events[r->top[i].a].kind == TRACE_TMA_FLIGHT;
+        printf("  %+12" PRId64 " ns  %s%s\n", r->top[i].delta, key, bound ? "  (measured: an upper bound)" : "");
     }
     if (r->nfirst_only_a) printf("\nfirst events only in sim:\n");
     for (size_t i = 0; i < r->nfirst_only_a; i++) {
         char key[128];
-        event_key(key, sizeof key, &a->events[r->first_only_a[i]]);
+        event_key(key, sizeof key, a, r->first_only_a[i]);
         printf("  t=%" PRId64 "  %s\n", a->events[r->first_only_a[i]].t_ns, key);
     }
     if (r->nfirst_only_b) printf("\nfirst events only measured:\n");
     for (size_t i = 0; i < r->nfirst_only_b; i++) {
         char key[128];
-        event_key(key, sizeof key, &b->events[r->first_only_b[i]]);
+        event_key(key, sizeof key, b, r->first_only_b[i]);
         printf("  t=%" PRId64 "  %s\n", b->events[r->first_only_b[i]].t_ns, key);
     }
 }
@@ -139,11 +159,14 @@ static void print_csv(const tdiff_report *r)
            r->unmatched_b, r->kernel_a - r->kernel_b, r->kernel_a - r->kernel_b, r->kernel_a > r->kernel_b ? r->kernel_a - r->kernel_b : r->kernel_b - r->kernel_a, r->kernel_b);
 }
 
-static void json_event(const trace_event *ev)
+static void json_event(const trace *t, size_t i)
 {
+    const trace_event *ev = &t->events[i];
+    uint32_t n, k = tdiff_key_copy(t, i, &n);
     printf("{\"cta\": %u, \"warp\": %u, \"kind\": \"%s\", \"stage\": %u, \"iteration\": %" PRIu32
-           ", \"t_ns\": %" PRId64 ", \"dur_ns\": %" PRIu32 "}",
-           ev->cta, ev->warp, trace_kind_name((trace_kind)ev->kind), ev->stage, ev->iteration, ev->t_ns, ev->dur_ns);
+           ", \"copy\": %u, \"copies\": %u, \"t_ns\": %" PRId64 ", \"dur_ns\": %" PRIu32 "}",
+           ev->cta, ev->warp, trace_kind_name((trace_kind)ev->kind), ev->stage, ev->iteration, k, n, ev->t_ns,
+           ev->dur_ns);
 }
 
 static void print_json(const trace *a, const trace *b, const tdiff_report *r, double tol, int exceeded)
@@ -163,6 +186,7 @@ static void print_json(const trace *a, const trace *b, const tdiff_report *r, do
            "  \"unobservable_sim\": %zu, \"unobservable_measured\": %zu,\n",
            r->kernel_err, r->matched, r->unmatched_a, r->unmatched_b, r->untraced_a, r->untraced_b, r->ctas_a, r->ctas_b,
            r->unobservable_a, r->unobservable_b);
+    printf("  \"measured_tma_flight_is_upper_bound\": %s,\n", flight_bound(b, r) ? "true" : "false");
     printf("  \"groups\": [");
     for (size_t i = 0; i < r->ngroups; i++) {
         const tdiff_group *g = &r->groups[i];
@@ -175,20 +199,20 @@ static void print_json(const trace *a, const trace *b, const tdiff_report *r, do
     printf("\n  ],\n  \"largest\": [");
     for (size_t i = 0; i < r->ntop; i++) {
         printf("%s\n    {\"delta_ns\": %" PRId64 ", \"sim\": ", i ? "," : "", r->top[i].delta);
-        json_event(&a->events[r->top[i].a]);
+        json_event(a, r->top[i].a);
         printf(", \"measured\": ");
-        json_event(&b->events[r->top[i].b]);
+        json_event(b, r->top[i].b);
         printf("}");
     }
     printf("\n  ],\n  \"first_only_sim\": [");
     for (size_t i = 0; i < r->nfirst_only_a; i++) {
         printf("%s", i ? ", " : "");
-        json_event(&a->events[r->first_only_a[i]]);
+        json_event(a, r->first_only_a[i]);
     }
     printf("],\n  \"first_only_measured\": [");
     for (size_t i = 0; i < r->nfirst_only_b; i++) {
         printf("%s", i ? ", " : "");
-        json_event(&b->events[r->first_only_b[i]]);
+        json_event(b, r->first_only_b[i]);
     }
     printf("],\n  \"tolerance_pct\": ");
     if (tol >= 0) printf("%g", tol); else printf("null");

@@ -30,10 +30,12 @@ int cmd_export(int argc, char **argv)
             return EXIT_OK;
         } else if (i + 1 < argc && !strcmp(argv[i], "--chrome")) {
             chrome = argv[++i];
+            if (cli_check_outpath("--chrome", chrome, &e)) return cli_report("export", &e);
         } else if (i + 1 < argc && !strcmp(argv[i], "--import")) {
             import = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "-o")) {
             out = argv[++i];
+            if (cli_check_outpath("-o", out, &e)) return cli_report("export", &e);
         } else if (!strcmp(argv[i], "--chrome") || !strcmp(argv[i], "--import") || !strcmp(argv[i], "-o")) {
             fprintf(stderr, "tmasim export: %s: needs a value (a file name)\n", argv[i]);
             return EXIT_BAD_INPUT;

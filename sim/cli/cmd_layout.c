@@ -90,6 +90,7 @@ static int parse_args(int argc, char **argv, layout_opts *o)
                         ext + 1);
                 return cli_report("layout", &e);
             }
+            if (cli_check_outpath(flag, value, &e)) return cli_report("layout", &e);
             if (flag[2] == 'p')
                 o->png = value;
             else

@@ -168,6 +168,8 @@ int cmd_sim(int argc, char **argv)
                 return cli_report("sim", &e);
         } else if (i + 1 < argc && !strcmp(a, "-o")) {
             out = argv[++i];
+            if (cli_check_outpath("-o", out, &e))
+                return cli_report("sim", &e);
         } else if (i + 1 < argc && !strcmp(a, "--gpu")) {
             gpu = argv[++i];
         } else if (i + 1 < argc && !strcmp(a, "--params")) {

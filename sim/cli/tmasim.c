@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "draw_cache.h"
+#include "trace.h"
 
 static const struct {
     const char *name;
@@ -26,10 +27,16 @@ static const struct {
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: tmasim <command> [options]   (tmasim <command> --help for its flags)\n\ncommands:\n");
+    fprintf(to, "usage: tmasim <command> [options]   (tmasim help <command> or tmasim <command> --help for its\n"
+                "flags; --version with any command prints the version)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %-8s %s\n", commands[i].name, commands[i].what);
     fprintf(to, "\nexit status: 0 ok, 1 finding (conflict, rejection, hang, mismatch), 2 bad input\n");
+}
+
+static void version(const char *cmd)
+{
+    printf("tmasim%s%s %s (trace format %d)\n", cmd ? " " : "", cmd ? cmd : "", TMASCOPE_VERSION, TRACE_FORMAT_VERSION);
 }
 
 int main(int argc, char **argv)
@@ -38,16 +45,31 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_BAD_INPUT;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], "--version")) {
+        version(NULL);
+        return EXIT_OK;
+    }
+    int help = !strcmp(argv[1], "help");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || (help && argc == 2)) {
         usage(stdout);
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) {
-            int rc = commands[i].fn(argc - 1, argv + 1);
-            draw_release_caches();
-            return rc;
-        }
-    fprintf(stderr, "tmasim: command: '%s' is not one of: layout bank replay check sim export diff demo corpus accuracy wgmma\n", argv[1]);
+    const char *name = help ? argv[2] : argv[1];
+    char *help_argv[] = {argv[2], "--help", NULL};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(name, commands[i].name)) continue;
+        /* --version anywhere answers before the command looks at its other flags */
+        for (int a = 2; a < argc && !help; a++)
+            if (!strcmp(argv[a], "--version")) {
+                version(name);
+                return EXIT_OK;
+            }
+        int rc = help ? commands[i].fn(2, help_argv) : commands[i].fn(argc - 1, argv + 1);
+        draw_release_caches();
+        return rc;
+    }
+    fprintf(stderr, "tmasim: %s: '%s' is not one of:", help ? "help" : "command", name);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) fprintf(stderr, " %s", commands[i].name);
+    fprintf(stderr, " help\n");
     return EXIT_BAD_INPUT;
 }

@@ -12,6 +12,10 @@
 #include "draw_timeline.h"
 #include "tmaview_app.h"
 
+/* the toolkit's version (sim/cli/cli.h TMASCOPE_VERSION; the viewer does not include
+ * the command layer of tmasim) */
+#define TMASCOPE_VIEW_VERSION "0.1.0"
+
 static void usage(FILE *to)
 {
     fprintf(to,
@@ -20,12 +24,18 @@ static void usage(FILE *to)
             "  --range A:B       show display time A..B (ns; suffix us/ms allowed)\n"
             "  --stats A:B       range statistics and the wait histogram of display time A..B\n"
             "  --size WxH        canvas size (default 1400x800)\n"
+            "  --scale K         presentation scale 0.5..4: labels, pills, panel and rows K times larger\n"
+            "                    (default: the size over 1280x720 in quarter steps, at least 1;\n"
+            "                    1.5 at 1920x1080, 3 at 3840x2160; ctrl +/- and ctrl 0 in the window)\n"
+            "  --ctas LIST       show and compare only these CTAs (0-7, 0,3,9-11); by default every CTA is\n"
+            "                    shown and range statistics count the CTAs both traces hold\n"
             "  --select QUERY    select the first event matching QUERY (kind=wait stage=1 iter=3 role=consumer)\n"
             "  --desc FILE       the pipeline description (YAML) behind the traces: a selected smem_read\n"
             "                    shows its bank picture (default: examples/NAME.yaml, NAME from the trace)\n"
             "  --script FILE     feed the window input events from FILE (one per line:\n"
-            "                    key K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
+            "                    key [ctrl+]K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
             "                    search QUERY | wait FRAMES | screenshot PATH | quit)\n"
+            "  --version         print the version and exit\n"
             "  --screenshot FILE write the window's pixels to FILE (PNG) after the script, then exit\n"
             "keys: wheel/w/s zoom at the cursor, drag or a/d pan, f fit selection, click select,\n"
             "      right-drag or shift-drag range statistics, / search, n/N next/previous hit,\n"
@@ -63,6 +73,23 @@ static int default_desc(const char *name, char *buf, size_t cap)
     return access(buf, R_OK) == 0;
 }
 
+/* The directory of an output path exists and is writable (checked before any work). */
+static int writable_dir(const char *flag, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir) snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    else {
+        fprintf(stderr, "tmaview: %s: '%s': the path is longer than %zu bytes\n", flag, path, sizeof dir);
+        return 0;
+    }
+    if (access(dir, W_OK | X_OK) == 0) return 1;
+    fprintf(stderr, "tmaview: %s: '%s': directory '%s' does not exist or is not writable\n", flag, path, dir);
+    return 0;
+}
+
 static int parse_span(const char *v, int64_t *a, int64_t *b)
 {
     const char *colon = strchr(v, ':');
@@ -79,6 +106,8 @@ int main(int argc, char **argv)
     const char *paths[2] = {NULL, NULL};
     const char *desc_path = NULL;
     int has_stats = 0;
+    double scale = 0;
+    const char *ctas = NULL;   /* 0: view_default_scale of the size */
     int64_t stats_a = 0, stats_b = 0;
     int npaths = 0;
     for (int i = 1; i < argc; i++) {
@@ -87,18 +116,35 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        if (!strcmp(a, "--version")) {
+            printf("tmaview %s (trace format %d)\n", TMASCOPE_VIEW_VERSION, TRACE_FORMAT_VERSION);
+            return 0;
+        }
         int takes = !strcmp(a, "--render") || !strcmp(a, "--range") || !strcmp(a, "--size") ||
                     !strcmp(a, "--script") || !strcmp(a, "--screenshot") || !strcmp(a, "--select") ||
-                    !strcmp(a, "--desc") || !strcmp(a, "--stats");
+                    !strcmp(a, "--desc") || !strcmp(a, "--stats") || !strcmp(a, "--scale") ||
+                    !strcmp(a, "--ctas");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "tmaview: %s: missing value\n", a);
             return 2;
         }
-        if (!strcmp(a, "--render")) o.render = argv[++i];
-        else if (!strcmp(a, "--script")) o.script = argv[++i];
-        else if (!strcmp(a, "--screenshot")) o.screenshot = argv[++i];
+        if (!strcmp(a, "--render") || !strcmp(a, "--screenshot")) {
+            if (!writable_dir(a, argv[i + 1])) return 2;
+            if (a[2] == 'r') o.render = argv[++i];
+            else o.screenshot = argv[++i];
+        } else if (!strcmp(a, "--script")) o.script = argv[++i];
         else if (!strcmp(a, "--select")) o.select = argv[++i];
         else if (!strcmp(a, "--desc")) desc_path = argv[++i];
+        else if (!strcmp(a, "--ctas")) ctas = argv[++i];
+        else if (!strcmp(a, "--scale")) {
+            const char *v = argv[++i];
+            char *end = NULL;
+            scale = strtod(v, &end);
+            if (end == v || *end || !(scale >= VIEW_SCALE_MIN && scale <= VIEW_SCALE_MAX)) {
+                fprintf(stderr, "tmaview: --scale: '%s' is not a number from %g to %g\n", v, VIEW_SCALE_MIN, VIEW_SCALE_MAX);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--size")) {
             const char *v = argv[++i];
             if (sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240 || o.width > 16384 ||
@@ -117,7 +163,7 @@ int main(int argc, char **argv)
             if (stats) stats_a = lo, stats_b = hi, has_stats = 1;
             else o.range_a = lo, o.range_b = hi, o.has_range = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --select --desc --script --screenshot --help\n", a);
+            fprintf(stderr, "tmaview: option: '%s' is not one of: --render --range --stats --size --scale --ctas --select --desc --script --screenshot --version --help\n", a);
             return 2;
         } else if (npaths < 2) {
             paths[npaths++] = a;
@@ -136,7 +182,10 @@ int main(int argc, char **argv)
         err_info e = {0};
         trace_init(&t[p], TRACE_SRC_SIM);
         if (trace_read(paths[p], &t[p], &e)) {
-            fprintf(stderr, "tmaview: %s: %s: %s\n", paths[p], e.rule, e.detail);
+            /* the trace reader names the file in its detail already */
+            int named = !strncmp(e.detail, paths[p], strlen(paths[p]));
+            fprintf(stderr, "tmaview: %s%s%s: %s\n", named ? "" : paths[p], named ? "" : ": ", err_rule_label(e.rule),
+                    e.detail);
             for (int q = 0; q <= p; q++) trace_free(&t[q]);
             return 2;
         }
@@ -167,23 +216,33 @@ int main(int argc, char **argv)
     err_info e = {0};
     int rc = 0;
     if (!s || view_session_init(s, tp, npaths, o.width, o.height, &e)) {
-        fprintf(stderr, "tmaview: %s: %s\n", s ? e.rule : "memory", s ? e.detail : "out of memory");
+        fprintf(stderr, "tmaview: %s: %s\n", s ? err_rule_label(e.rule) : "memory", s ? e.detail : "out of memory");
         rc = 2;
     } else {
+        if (scale > 0) view_session_set_scale(s, scale);
+        if (ctas && view_session_set_ctas(s, ctas, &e)) {
+            fprintf(stderr, "tmaview: %s: %s\n", err_rule_label(e.rule), e.detail);
+            rc = 2;
+            goto done;
+        }
         if (have_desc) view_session_set_desc(s, &desc);
-        if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
         if (has_stats) s->has_range = 1, s->range_a = stats_a, s->range_b = stats_b;
-        if (o.select && view_session_search(s, o.select, &e)) {
-            fprintf(stderr, "tmaview: --select: %s: %s\n", e.rule, e.detail);
+        int bad_select = o.select && view_session_search(s, o.select, &e);
+        /* --range wins over --select: the selection stays selected (panel, outline when
+         * in view) but does not move the time axis away from the range asked for */
+        if (o.has_range) view_fit(&s->port, o.range_a, o.range_b);
+        if (bad_select) {
+            fprintf(stderr, "tmaview: --select: %s: %s\n", err_rule_label(e.rule), e.detail);
             rc = 2;
         } else if (o.render) {
             if (draw_timeline_file(s, o.render, &e)) {
-                fprintf(stderr, "tmaview: %s: %s\n", e.rule, e.detail);
+                fprintf(stderr, "tmaview: %s: %s\n", err_rule_label(e.rule), e.detail);
                 rc = 2;
             }
         } else {
             rc = tmaview_window(s, &o);
         }
+    done:
         view_session_free(s);
     }
     free(s);

@@ -49,14 +49,15 @@ static void frame(app *a)
     view_session *s = a->s;
     SDL_Surface *ws = SDL_GetWindowSurface(a->win);
     if (!ws) return;
-    if (ws->w != s->g.width || ws->h != s->g.height) view_session_resize(s, ws->w, ws->h);
-    if (!a->canvas || cairo_image_surface_get_width(a->canvas) != s->g.width ||
-        cairo_image_surface_get_height(a->canvas) != s->g.height) {
+    if (ws->w != s->px_w || ws->h != s->px_h) view_session_resize(s, ws->w, ws->h);
+    if (!a->canvas || cairo_image_surface_get_width(a->canvas) != s->px_w ||
+        cairo_image_surface_get_height(a->canvas) != s->px_h) {
         if (a->canvas) cairo_surface_destroy(a->canvas);
-        a->canvas = cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->g.width, s->g.height);
+        a->canvas = cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->px_w, s->px_h);
     }
     cairo_t *cr = cairo_create(a->canvas);
     draw_timeline(cr, s);
+    cairo_scale(cr, s->scale, s->scale);
     if (a->searching) {
         char buf[200];
         snprintf(buf, sizeof buf, "search: %s_", a->search);
@@ -71,7 +72,7 @@ static void frame(app *a)
     cairo_destroy(cr);
     cairo_surface_flush(a->canvas);
     SDL_Surface *src = SDL_CreateRGBSurfaceWithFormatFrom(
-        cairo_image_surface_get_data(a->canvas), s->g.width, s->g.height, 32,
+        cairo_image_surface_get_data(a->canvas), s->px_w, s->px_h, 32,
         cairo_image_surface_get_stride(a->canvas), SDL_PIXELFORMAT_ARGB8888);
     if (src) {
         SDL_SetSurfaceBlendMode(src, SDL_BLENDMODE_NONE);
@@ -106,6 +107,7 @@ static int key_of(SDL_Keycode k, int shift)
 static void handle(app *a, const SDL_Event *ev)
 {
     view_session *s = a->s;
+    double inv = 1 / s->scale;   /* window pixels -> the session's logical pixels */
     switch (ev->type) {
     case SDL_QUIT: s->quit = 1; break;
     case SDL_KEYDOWN: {
@@ -125,6 +127,8 @@ static void handle(app *a, const SDL_Event *ev)
             break;
         }
         int key = key_of(k, shift);
+        if (ev->key.keysym.mod & KMOD_CTRL)   /* ctrl +, ctrl -, ctrl 0: presentation scale */
+            key = key == '+' ? VIEW_KEY_SCALE_UP : key == '-' ? VIEW_KEY_SCALE_DOWN : key == '0' ? VIEW_KEY_SCALE_RESET : 0;
         if (key == '/') {
             a->searching = 1;
             a->search[0] = 0;
@@ -138,10 +142,10 @@ static void handle(app *a, const SDL_Event *ev)
         if (a->searching && strlen(a->search) + strlen(ev->text.text) < sizeof a->search)
             strcat(a->search, ev->text.text);
         break;
-    case SDL_MOUSEMOTION: view_session_motion(s, ev->motion.x, ev->motion.y); break;
+    case SDL_MOUSEMOTION: view_session_motion(s, ev->motion.x * inv, ev->motion.y * inv); break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
-        view_session_button(s, ev->button.x, ev->button.y, ev->button.button == SDL_BUTTON_RIGHT ? 3 : 1,
+        view_session_button(s, ev->button.x * inv, ev->button.y * inv, ev->button.button == SDL_BUTTON_RIGHT ? 3 : 1,
                             ev->type == SDL_MOUSEBUTTONDOWN, (SDL_GetModState() & KMOD_SHIFT) != 0);
         break;
     case SDL_MOUSEWHEEL: view_session_wheel(s, s->mouse_x, s->mouse_y, ev->wheel.y); break;
@@ -199,6 +203,11 @@ static void push_key(app *a, SDL_Keycode k, Uint16 mod)
 static SDL_Keycode keycode_of(const char *name, Uint16 *mod)
 {
     *mod = 0;
+    if (!strncmp(name, "ctrl+", 5) && name[5]) {
+        SDL_Keycode k = keycode_of(name + 5, mod);
+        *mod |= KMOD_LCTRL;
+        return k;
+    }
     if (!strcmp(name, "space")) return SDLK_SPACE;
     if (!strcmp(name, "up")) return SDLK_UP;
     if (!strcmp(name, "down")) return SDLK_DOWN;
