@@ -39,17 +39,17 @@ static const params_info table[] = {
      H100_CAL "mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
      H100_CAL "mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
-    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 621, "cycles",
+    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 632, "cycles",
      "measured: traces/h200/corpus-fit-stalls, the 14 cp_async descriptions of the fit half at one CTA per SM: a "
      "warp's prologue copy steps (cpasync_issue to its next, no wait between; 423-11966 ns) against its cp.async "
-     "trips per step (1-36, a trip whose lanes reach two tensors counted twice): least squares with one intercept "
-     "per kind of step, 314 ns = 621 cycles per trip (each trip reads its chunk's offsets from a __device__ table "
-     "and computes its tensor's tile address, hw/run_kernel.cuh copy_share; residuals -182..+216 ns; "
-     "traces/h100/pipelines/cpasync_multistage.tmt: 8 trips in 2.72 us, 326 + 8 x 314 = 2.84 us)"},
-    {"ldgsts_step_ns", P(ldgsts_step_ns), 326, "ns",
+     "trips per step (1-36): least squares with one intercept per kind of step, 319 ns = 632 cycles per trip (each "
+     "trip reads its chunk's offsets from a __device__ table and computes its tensor's tile address, "
+     "hw/run_kernel.cuh copy_share; residuals -405..+203 ns, the largest where a warp's share reaches two tensors; "
+     "traces/h100/pipelines/cpasync_multistage.tmt: 8 trips in 2.72 us, 411 + 8 x 319 = 2.96 us)"},
+    {"ldgsts_step_ns", P(ldgsts_step_ns), 411, "ns",
      "measured: traces/h200/corpus-fit-stalls, the same 14 prologues: the intercept of the mbarrier steps, a step's time besides its trips (the "
      "cp.async.mbarrier.arrive of every lane and the counted .noinc arrive after a warp barrier)"},
-    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 84, "ns",
+    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 118, "ns",
      "measured: traces/h200/corpus-fit-stalls, the same 14 prologues: the intercept of the commit-group steps (cp.async.commit_group, no arrive)"},
     {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1.014, "cycles",
      H100_CAL "lds: 32 warps per SM issuing conflict-free ld.shared.v4 (4 wavefronts): 129.8 cycles per instruction per warp / 128 wavefronts; 16 warps of 32-way conflicting loads: 1.003"},
