@@ -434,10 +434,11 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
 
 /* pipe_desc_derive names the file and the field ("FILE: field 'x.y': ..."); insert the
  * line of the field (or of the tensor it is about) so every error reads FILE:LINE. */
-static void add_line_to_shape_error(const ctx *c, err_info *e)
+static void add_line_to_shape_error(const ctx *c, const pipe_desc *d, err_info *e)
 {
-    size_t flen = strlen(c->file);
-    if (strncmp(e->detail, c->file, flen) != 0 || e->detail[flen] != ':' || e->detail[flen + 1] != ' ')
+    /* derive names the file as the description stores it */
+    size_t flen = strlen(d->file);
+    if (strncmp(e->detail, d->file, flen) != 0 || e->detail[flen] != ':' || e->detail[flen + 1] != ' ')
         return;
     unsigned long line = 0;
     const char *item = strstr(e->detail, "'tensors[");
@@ -454,13 +455,8 @@ static void add_line_to_shape_error(const ctx *c, err_info *e)
     if (!line)
         line = 1;   /* a field the description left to its default: the document itself */
     char num[24];
-    int nlen = snprintf(num, sizeof num, ":%lu", line);
-    size_t cap = sizeof e->detail, len = strlen(e->detail);
-    if (len + (size_t)nlen >= cap)   /* keep the line number; drop the tail of the text */
-        len = cap - 1 - (size_t)nlen;
-    memmove(e->detail + flen + nlen, e->detail + flen, len - flen);
-    memcpy(e->detail + flen, num, (size_t)nlen);
-    e->detail[len + (size_t)nlen] = 0;
+    snprintf(num, sizeof num, ":%lu", line);
+    err_insert(e, flen, num);
 }
 
 int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_desc *out, err_info *e)
@@ -513,7 +509,7 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     if (!rc && (rc = pipe_desc_derive(out, e)) == ERR_BAD_INPUT && e)
-        add_line_to_shape_error(&c, e);
+        add_line_to_shape_error(&c, out, e);
     return rc;
 }
 

@@ -4,6 +4,8 @@
 #ifndef TMASCOPE_ERR_H
 #define TMASCOPE_ERR_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,16 +17,23 @@ enum {
     ERR_IO = 3,        /* file system or resource failure */
 };
 
+/* Room for a path as long as the system allows (PATH_MAX, 4096) and the message around
+ * it: messages name the file first, and a long name must not push the message out. */
+#define ERR_DETAIL_BYTES (4096 + 1024)
+
 typedef struct err_info {
     int code;
     char rule[64];     /* short machine-readable rule name, e.g. "box_inner_bytes_multiple_of_16" */
-    char detail[256];  /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes" */
+    char detail[ERR_DETAIL_BYTES]; /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes" */
 } err_info;
 
 /* Sets *e (if e is not NULL) and returns code. detail is printf-formatted. */
 int err_set(err_info *e, int code, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void err_clear(err_info *e);
+/* Inserts text into e->detail at byte offset at (nothing when at is past the end); when
+ * the result does not fit, the end of the old text is dropped, never the inserted text. */
+void err_insert(err_info *e, size_t at, const char *text);
 
 #ifdef __cplusplus
 }

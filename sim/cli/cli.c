@@ -138,39 +138,21 @@ int cli_report(const char *cmd, const err_info *e)
 
 int cli_outfile_open(cli_outfile *o, const char *path, err_info *e)
 {
-    memset(o, 0, sizeof *o);
-    if (strlen(path) >= sizeof o->path)
-        return err_set(e, ERR_BAD_INPUT, "output", "path too long");
-    snprintf(o->path, sizeof o->path, "%s", path);
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-    o->fp = fopen(o->tmp, "wb");
-    if (!o->fp)
-        return err_set(e, ERR_IO, "output", "cannot write %s: %s", path, strerror(errno));
-    return ERR_OK;
+    int rc = afile_open(&o->f, path, "output", e);
+    o->fp = o->f.fp;
+    return rc;
 }
 
 int cli_outfile_commit(cli_outfile *o, err_info *e)
 {
-    int bad = ferror(o->fp);
-    if (fclose(o->fp) != 0) bad = 1;
     o->fp = NULL;
-    if (bad) {
-        remove(o->tmp);
-        return err_set(e, ERR_IO, "output", "write to %s failed", o->path);
-    }
-    if (rename(o->tmp, o->path) != 0) {
-        int err = errno;
-        remove(o->tmp);
-        return err_set(e, ERR_IO, "output", "cannot create %s: %s", o->path, strerror(err));
-    }
-    return ERR_OK;
+    return afile_commit(&o->f, "output", e);
 }
 
 void cli_outfile_abort(cli_outfile *o)
 {
-    if (o->fp) fclose(o->fp);
     o->fp = NULL;
-    if (o->tmp[0]) remove(o->tmp);
+    afile_abort(&o->f);
 }
 
 void cli_progress_begin(cli_progress *p, const char *label, uint64_t total)

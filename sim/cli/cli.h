@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "afile.h"
 #include "err.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD_INPUT = 2 };
@@ -29,11 +30,12 @@ int cli_parse_i64_list(const char *s, const char *field, int64_t min, int64_t ma
  * mapped to an exit status (ERR_BAD_INPUT and ERR_IO -> 2, ERR_FINDING -> 1). */
 int cli_report(const char *cmd, const err_info *e);
 
-/* Atomic output: write to PATH.tmp.PID, then rename over PATH on commit. */
+/* Output files through afile (sim/afile.h): a regular file is written to PATH.tmp.PID
+ * and renamed over PATH on commit; a device or FIFO is written in place; every write and
+ * the close are checked; temporary files go away on SIGINT/SIGTERM. */
 typedef struct cli_outfile {
     FILE *fp;
-    char path[4096];
-    char tmp[4200];
+    afile f;
 } cli_outfile;
 int cli_outfile_open(cli_outfile *o, const char *path, err_info *e);
 int cli_outfile_commit(cli_outfile *o, err_info *e);   /* closes, then renames */
