@@ -515,14 +515,12 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
 
 int desc_load(const char *path, pipe_desc *out, err_info *e)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return err_set(e, ERR_BAD_INPUT, "desc_open", "%s:0: field '(file)': %s", path, strerror(errno));
     size_t n = 0;
-    char *buf = rfile_read(fp, &n);
-    fclose(fp);
+    int err = 0;
+    char *buf = rfile_load(path, DESC_MAX_FILE_BYTES, &n, &err);
     if (!buf)
-        return err_set(e, ERR_IO, "out_of_memory", "%s", path);
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "desc_open", "%s:0: field '(file)': %s%s", path,
+                       strerror(err), err == EFBIG ? " (a description holds at most 1 MiB)" : "");
     int rc = desc_parse_yaml(buf, n, path, out, e);
     free(buf);
     return rc;

@@ -1,5 +1,7 @@
 #include "trace_chrome_json.h"
+#include "rfile.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -259,8 +261,15 @@ static int get_int(json_t *args, const char *field, int64_t lo, int64_t hi, int6
 int trace_chrome_read(const char *path, trace *t, err_info *e)
 {
     trace_init(t, TRACE_SRC_SIM);
+    size_t len = 0;
+    int err = 0;
+    char *text = rfile_load(path, TRACE_CHROME_MAX_FILE_BYTES, &len, &err);
+    if (!text)
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "chrome_json", "%s: %s%s", path, strerror(err),
+                       err == EFBIG ? " (an imported trace holds at most 1 GiB of JSON)" : "");
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
+    json_t *root = json_loadb(text, len, 0, &je);
+    free(text);
     if (!root)
         return err_set(e, ERR_BAD_INPUT, "chrome_json", "%s:%d: %s", path, je.line, je.text);
     int rc = ERR_OK;

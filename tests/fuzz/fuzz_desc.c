@@ -4,6 +4,7 @@
 
 #include "desc.h"
 #include "fuzz.h"
+#include "params.h"
 #include "pipe.h"
 #include "pipe_budget.h"
 #include "pipe_rules.h"
@@ -17,10 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         err_info r = {0};
         pipe_rules_check(&d, &r);
         pipe_budget b;
+        static pipe_params params;
+        params_defaults("h100", &params, NULL);
         /* a fuzzing run affords about twenty thousand simulated events */
-        if (pipe_budget_estimate(&d, 0, &b) == ERR_OK && b.sim_events < 2e4) {
+        if (pipe_budget_estimate(&d, 0, &params, &b) == ERR_OK && pipe_budget_check(&b, 1, &r) == ERR_OK &&
+            b.sim_events < 2e4) {
             static pipe_result res;
-            pipe_opts o = {0};
+            pipe_opts o = {.params = &params};
             if (pipe_run(&d, &o, &res, &e) == ERR_OK) pipe_verdict(&res, &r);
         }
     }
