@@ -457,6 +457,9 @@ static void add_line_to_shape_error(const ctx *c, const pipe_desc *d, err_info *
     char num[24];
     snprintf(num, sizeof num, ":%lu", line);
     err_insert(e, flen, num);
+    /* the description keeps its file name in a fixed field: put back what it cut off */
+    if (strlen(c->file) > flen && !strncmp(c->file, d->file, flen))
+        err_insert(e, flen, c->file + flen);
 }
 
 int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_desc *out, err_info *e)

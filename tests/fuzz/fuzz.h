@@ -13,8 +13,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A name of about 250 characters ending in suffix (".yaml", ".json", ...). */
+/* A name of 300 characters ending in suffix (".yaml", ...), for parsers that only put
+ * the name in their messages (longer than the fields that keep a file name). */
 const char *fuzz_long_name(const char *suffix);
+/* A name of 230 characters ending in suffix, for files the harness creates (with a
+ * ".tmp.PID" added it still fits the file system's 255). */
+const char *fuzz_file_name(const char *suffix);
 /* Writes data to name inside the private directory; returns the full path (valid until
  * the next call with the same name) or NULL when the file could not be written. */
 const char *fuzz_write(const char *name, const void *data, size_t size);

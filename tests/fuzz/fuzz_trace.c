@@ -27,10 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (trace_read(path, &t, &e) == ERR_OK) {
         trace_sort(&t);
         char out[4200];
-        snprintf(out, sizeof out, "%s/%s", fuzz_dir(), fuzz_long_name(".tmt"));
+        snprintf(out, sizeof out, "%s/%s", fuzz_dir(), fuzz_file_name(".tmt"));
         trace back;
         trace_init(&back, TRACE_SRC_SIM);
-        if (trace_write(out, &t, &e) == ERR_OK) {
+        if (trace_write(out, &t, &e) != ERR_OK) {
+            fprintf(stderr, "fuzz_trace: a trace that loaded does not write: %s: %s\n", e.rule, e.detail);
+            abort();
+        } else {
             if (trace_read(out, &back, &e) != ERR_OK) {
                 fprintf(stderr, "fuzz_trace: a written trace does not read back: %s: %s\n", e.rule, e.detail);
                 abort();
@@ -38,13 +41,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             same(&t, &back, "write and read");
         }
         trace_free(&back);
-        snprintf(out, sizeof out, "%s/%s", fuzz_dir(), fuzz_long_name(".json"));
+        snprintf(out, sizeof out, "%s/%s", fuzz_dir(), fuzz_file_name(".json"));
         FILE *f = fopen(out, "wb");
         if (f) {
             int rc = trace_chrome_write(f, &t, &e);
             if (fclose(f) != 0) rc = ERR_IO;
             trace_init(&back, TRACE_SRC_SIM);
-            if (rc == ERR_OK) {
+            if (rc != ERR_OK) {
+                fprintf(stderr, "fuzz_trace: a trace that loaded does not export: %s: %s\n", e.rule, e.detail);
+                abort();
+            } else {
                 if (trace_chrome_read(out, &back, &e) != ERR_OK) {
                     fprintf(stderr, "fuzz_trace: an exported trace does not import: %s: %s\n", e.rule, e.detail);
                     abort();

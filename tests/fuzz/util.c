@@ -39,13 +39,24 @@ const char *fuzz_dir(void)
     return dir;
 }
 
+static const char *name_of(char *name, size_t cap, size_t len, const char *suffix)
+{
+    size_t n = len - strlen(suffix);
+    memset(name, 'n', n);
+    snprintf(name + n, cap - n, "%s", suffix);
+    return name;
+}
+
 const char *fuzz_long_name(const char *suffix)
 {
-    static char name[300];
-    size_t n = 250 - strlen(suffix);
-    memset(name, 'n', n);
-    snprintf(name + n, sizeof name - n, "%s", suffix);
-    return name;
+    static char name[320];
+    return name_of(name, sizeof name, 300, suffix);
+}
+
+const char *fuzz_file_name(const char *suffix)
+{
+    static char name[260];
+    return name_of(name, sizeof name, 230, suffix);
 }
 
 const char *fuzz_write(const char *name, const void *data, size_t size)
