@@ -173,7 +173,7 @@ CLI_LIB_SRC  := $(filter-out sim/cli/tmasim.c,$(CLI_SRC))
 FUZZ_LIBS    = $(CLI_LIB_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(BUILD)/$(1)/obj/fuzz/util.o $(LIBS_$(1))
 FUZZ_PKGS    := cairo fontconfig yaml-0.1 jansson
 FUZZ_SECONDS ?= 60
-.SECONDARY: $(FUZZ_NAMES:%=$(BUILD)/san/obj/fuzz/%.o) $(FUZZ_NAMES:%=$(BUILD)/fuzz/obj/fuzz/%.o)
+.SECONDARY: $(patsubst %,$(BUILD)/san/obj/fuzz/%.o,$(FUZZ_NAMES) util replay_main) $(patsubst %,$(BUILD)/fuzz/obj/fuzz/%.o,$(FUZZ_NAMES) util)
 
 $(BUILD)/san/fuzz/%: $(BUILD)/san/obj/fuzz/%.o $(BUILD)/san/obj/fuzz/replay_main.o $(call FUZZ_LIBS,san)
 	@mkdir -p $(dir $@)
