@@ -298,6 +298,14 @@ Test(robust, trace_times_beyond_2_to_the_53_are_refused_naming_the_field)
     cr_expect_eq(rc, 2, "%s", err);
     cr_expect_not_null(strstr(err, "args.t_ns"), "%s", err);
     cr_expect_eq(entries_with("o."), 0);
+    /* the viewer's own time flags stay within the same range */
+    const char *spans[] = {"--range -8.9e18:8.9e18", "--stats -8.9e18:8.9e18", "--range 0:9007199254740993"};
+    for (int k = 0; k < 3; k++) {
+        rc = sh(err, sizeof err, "%s/%s --render o.png %s %s/traces/h100/corpus/corpus_0001_0090.tmt", cwd, TMAVIEW_BIN,
+                spans[k], cwd);
+        cr_expect_eq(rc, 2, "%s: %s", spans[k], err);
+        cr_expect_not_null(strstr(err, "2^53"), "%s: %s", spans[k], err);
+    }
     /* the extremes that are allowed load, render (the 2-event axis ends) and export */
     const char *ok = "tests/fuzz/regress/fuzz_view/two_events_at_trace_max_ns.tmt";
     cr_expect_eq(sh(err, sizeof err, "timeout 60 %s/%s --render o.png %s/%s", cwd, TMAVIEW_BIN, cwd, ok), 0, "%s", err);
