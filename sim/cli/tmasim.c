@@ -1,4 +1,5 @@
 /* tmasim: the command-line front of the model library. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,12 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name)) {
             int rc = commands[i].fn(argc - 1, argv + 1);
             draw_release_caches();
+            /* what went to stdout (tables, JSON) is output too: a failed write is exit 2 */
+            errno = 0;
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "tmasim %s: stdout: write failed: %s\n", argv[1], strerror(errno ? errno : EIO));
+                return EXIT_BAD_INPUT;
+            }
             return rc;
         }
     fprintf(stderr, "tmasim: command: '%s' is not one of: layout bank replay check sim export diff demo\n", argv[1]);
