@@ -2,11 +2,15 @@
  * compares; this file only turns JSON lines into observations). */
 #include "replay_json.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "rfile.h"
 
 /* One record (a line of a .jsonl file) being read: the first field out of range makes
  * the record, and the replay, ERR_BAD_INPUT naming the file, the line and the field. */
@@ -323,6 +327,12 @@ static int replay_file(const char *dir, const char *name, file_kind fk, replay_r
     FILE *f = fopen(path, "r");
     if (!f)
         return err_set(e, ERR_IO, "recording", "%s: cannot open", path);
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) || (uint64_t)st.st_size > REPLAY_MAX_FILE_BYTES)) {
+        fclose(f);
+        return err_set(e, ERR_BAD_INPUT, "recording", "%s: %s", path,
+                       S_ISDIR(st.st_mode) ? "is a directory" : "longer than 256 MiB (the limit of a recording file)");
+    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -360,8 +370,14 @@ int replay_dir(const char *dir, replay_report *r, err_info *e)
     char path[4096];
     memset(r, 0, sizeof *r);
     snprintf(path, sizeof path, "%s/meta.json", dir);
+    size_t mlen = 0;
+    int merr = 0;
+    char *mtext = rfile_load(path, REPLAY_MAX_FILE_BYTES, &mlen, &merr);
+    if (!mtext)
+        return err_set(e, ERR_IO, "recording", "%s: %s", path, strerror(merr));
     json_error_t je;
-    json_t *meta = json_load_file(path, 0, &je);
+    json_t *meta = json_loadb(mtext, mlen, 0, &je);
+    free(mtext);
     if (!json_is_object(meta)) {
         json_decref(meta);
         return err_set(e, ERR_IO, "recording", "%s: %s", path, je.text);
