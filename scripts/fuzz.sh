@@ -38,8 +38,6 @@ for name in "$@"; do
         case "$name" in *_flags) mask=3 ;; esac
         [ -f "tests/fuzz/dict/$name.dict" ] && dict="-dict=tests/fuzz/dict/$name.dict"
         log=$BUILD/fuzz/$name.log
-        # the harnesses write their input to files: keep them in memory where possible
-        [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
         # shellcheck disable=SC2086
         nice -n 10 "$BUILD/fuzz/fuzz/$name" "$corpus" $dirs $dict -max_total_time="${FUZZ_SECONDS:-60}" \
             -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 -close_fd_mask=$mask -print_final_stats=1 \

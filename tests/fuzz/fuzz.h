@@ -13,9 +13,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A name of 300 characters ending in suffix (".yaml", ...), for parsers that only put
- * the name in their messages (longer than the fields that keep a file name). */
-const char *fuzz_long_name(const char *suffix);
+/* A name of 240..299 characters ending in suffix (".yaml", ...), for parsers that only
+ * put the name in their messages; the length follows the input's size, so the fuzzer
+ * tries every length around the 255 where fixed fields used to cut names. */
+const char *fuzz_long_name(const char *suffix, size_t size);
+/* The same for files the harness creates: 200..249 characters (a path of 220..269). */
+const char *fuzz_varied_file_name(const char *suffix, size_t size);
 /* A name of 230 characters ending in suffix, for files the harness creates (with a
  * ".tmp.PID" added it still fits the file system's 255). */
 const char *fuzz_file_name(const char *suffix);

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_strndup(data, size);
     bank_pattern p = {0};
     err_info e = {0};
-    if (bank_pattern_parse(text, fuzz_long_name(".pattern"), &p, &e) == ERR_OK) {
+    if (bank_pattern_parse(text, fuzz_long_name(".pattern", size), &p, &e) == ERR_OK) {
         for (uint32_t i = 0; i < p.count; i++) {
             bank_result r;
             bank_analyse(&p.instrs[i], &r, &e);

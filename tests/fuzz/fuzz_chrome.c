@@ -10,7 +10,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *p = fuzz_write(fuzz_file_name(".json"), data, size);
+    const char *p = fuzz_write(fuzz_varied_file_name(".json", size), data, size);
     if (!p) return 0;
     trace t;
     trace_init(&t, TRACE_SRC_SIM);

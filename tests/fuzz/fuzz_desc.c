@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_strndup(data, size);
     static pipe_desc d;
     err_info e = {0};
-    if (desc_parse_yaml(text, size, fuzz_long_name(".yaml"), &d, &e) == ERR_OK) {
+    if (desc_parse_yaml(text, size, fuzz_long_name(".yaml", size), &d, &e) == ERR_OK) {
         err_info r = {0};
         pipe_rules_check(&d, &r);
         pipe_budget b;

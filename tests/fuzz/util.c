@@ -28,8 +28,9 @@ static void remove_dir(void)
 const char *fuzz_dir(void)
 {
     if (!dir[0]) {
-        const char *base = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/tmafuzz.XXXXXX", base && strlen(base) < 40 ? base : "/tmp");
+        /* always /tmp: paths then have the same length everywhere, and the regression
+         * inputs that depend on a message's length reproduce */
+        snprintf(dir, sizeof dir, "/tmp/tmafuzz.XXXXXX");
         if (!mkdtemp(dir)) {
             perror("fuzz: mkdtemp");
             abort();
@@ -47,10 +48,16 @@ static const char *name_of(char *name, size_t cap, size_t len, const char *suffi
     return name;
 }
 
-const char *fuzz_long_name(const char *suffix)
+const char *fuzz_long_name(const char *suffix, size_t size)
 {
     static char name[320];
-    return name_of(name, sizeof name, 300, suffix);
+    return name_of(name, sizeof name, 240 + size % 60, suffix);
+}
+
+const char *fuzz_varied_file_name(const char *suffix, size_t size)
+{
+    static char name[260];
+    return name_of(name, sizeof name, 200 + size % 50, suffix);
 }
 
 const char *fuzz_file_name(const char *suffix)
