@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * put the name in their messages; the length follows the input's size, so the fuzzer
  * tries every length around the 255 where fixed fields used to cut names. */
 const char *fuzz_long_name(const char *suffix, size_t size);
-/* The same for files the harness creates: 200..249 characters (a path of 220..269). */
+/* The same for files the harness creates: 200..249 characters (a path of 224..273). */
 const char *fuzz_varied_file_name(const char *suffix, size_t size);
 /* A name of 230 characters ending in suffix, for files the harness creates (with a
  * ".tmp.PID" added it still fits the file system's 255). */
