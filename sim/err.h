@@ -17,9 +17,10 @@ enum {
     ERR_IO = 3,        /* file system or resource failure */
 };
 
-/* Room for a path as long as the system allows (PATH_MAX, 4096) and the message around
- * it: messages name the file first, and a long name must not push the message out. */
-#define ERR_DETAIL_BYTES (4096 + 1024)
+/* Room for a path of 1.5 KiB and the message around it: messages name the file first,
+ * and a long name must not push the message out. (Larger costs the sanitizer build: the
+ * simulator keeps an err_info on the stack per barrier operation.) */
+#define ERR_DETAIL_BYTES 2048
 
 typedef struct err_info {
     int code;
