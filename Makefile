@@ -27,9 +27,19 @@ HAVE_CRIT  := $(call have,criterion)
 
 WARN       := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -D_POSIX_C_SOURCE=200809L
 CFLAGS_rel := $(WARN) -O2 -g -march=x86-64-v2
-CFLAGS_san := $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS_rel :=
-LDFLAGS_san := -fsanitize=address,undefined
+# float-cast-overflow is not part of gcc's "undefined": asked for by name, so that a
+# double too large for the integer it is cast to stops the sanitizer build.
+SAN        := -fsanitize=address,undefined,float-cast-overflow
+CFLAGS_san := $(WARN) -O1 -g -fno-omit-frame-pointer $(SAN) -fno-sanitize-recover=all
+LDFLAGS_san := $(SAN)
+# `make fuzz`: every library built again with clang for libFuzzer (tests/fuzz).
+FUZZ_CC    ?= clang
+CFLAGS_fuzz := $(WARN) -Wno-error -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(SAN) -fno-sanitize-recover=all
+LDFLAGS_fuzz := -fsanitize=fuzzer $(SAN)
+CC_rel     := $(CC)
+CC_san     := $(CC)
+CC_fuzz    := $(FUZZ_CC)
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(1) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(1) 2>/dev/null)
@@ -56,11 +66,11 @@ define flavour
 B_$(1) := $(BUILD)/$(1)
 
 $(BUILD)/$(1)/obj/sim/%.o: sim/%.c $(wildcard sim/*.h) | $(BUILD)/$(1)/obj/sim/cli
-	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
 $(BUILD)/$(1)/obj/viz/%.o: viz/%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz/app
-	$$(CC) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
 $(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*.h hw/*.c) | $(BUILD)/$(1)/obj/tests
-	$$(CC) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
 	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMASIM_REL_BIN='"$(BUILD)/rel/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
 	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
 
@@ -77,14 +87,19 @@ $(BUILD)/$(1)/libtmaviz.a: $(VIZ_PURE_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(VIZ_DRAW_
 LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
 
 $(BUILD)/$(1)/tmasim: $(CLI_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
-	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo fontconfig yaml-0.1 jansson) -lm
+	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo fontconfig yaml-0.1 jansson) -lm
 $(BUILD)/$(1)/tmaview: $(VIEW_APP_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
-	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo fontconfig yaml-0.1 jansson) -lm
+	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo fontconfig yaml-0.1 jansson) -lm
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(LIBS_$(1)) | $(BUILD)/$(1)/tests
-	$$(CC) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo fontconfig yaml-0.1 jansson) -lm
+	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo fontconfig yaml-0.1 jansson) -lm
+
+$(BUILD)/$(1)/obj/fuzz/%.o: tests/fuzz/%.c $(wildcard sim/*.h sim/cli/*.h viz/*.h tests/fuzz/*.h)
+	@mkdir -p $$(dir $$@)
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) -Isim/cli -Itests/fuzz $$(call PKG_CFLAGS,cairo jansson) -c $$< -o $$@
 endef
 $(eval $(call flavour,rel))
 $(eval $(call flavour,san))
+$(eval $(call flavour,fuzz))
 
 # ---------------------------------------------------------------- what `make` builds
 ALL := $(BUILD)/rel/libtmasim.a
@@ -102,7 +117,7 @@ ALL += $(BUILD)/rel/tmahw
 endif
 endif
 
-.PHONY: all deps deps-demo test test-run validate bench demo demo-build hw clean
+.PHONY: all deps deps-demo test test-run validate bench demo demo-build hw clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 all: $(ALL)
 
@@ -147,6 +162,34 @@ $(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_C_SRC:%.c=$(BUIL
 	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS) $(HW_YAML_LIBS)
 hw: $(BUILD)/rel/tmahw
 
+# ---------------------------------------------------------------- fuzzing (tests/fuzz/README.md)
+# One harness per input surface. With gcc (build/san) each links replay_main.c and runs
+# the committed seeds and regression inputs once (`make test`); with clang (build/fuzz)
+# each links libFuzzer (`make fuzz`, FUZZ_SECONDS per harness, one core).
+FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY  := $(FUZZ_NAMES:%=$(BUILD)/san/fuzz/%)
+FUZZ_BIN     := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz/%)
+CLI_LIB_SRC  := $(filter-out sim/cli/tmasim.c,$(CLI_SRC))
+FUZZ_LIBS    = $(CLI_LIB_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(BUILD)/$(1)/obj/fuzz/util.o $(LIBS_$(1))
+FUZZ_PKGS    := cairo fontconfig yaml-0.1 jansson
+FUZZ_SECONDS ?= 60
+.SECONDARY: $(patsubst %,$(BUILD)/san/obj/fuzz/%.o,$(FUZZ_NAMES) util replay_main) $(patsubst %,$(BUILD)/fuzz/obj/fuzz/%.o,$(FUZZ_NAMES) util)
+
+$(BUILD)/san/fuzz/%: $(BUILD)/san/obj/fuzz/%.o $(BUILD)/san/obj/fuzz/replay_main.o $(call FUZZ_LIBS,san)
+	@mkdir -p $(dir $@)
+	$(CC_san) $(LDFLAGS_san) $^ -o $@ $(call PKG_LIBS,$(FUZZ_PKGS)) -lm
+$(BUILD)/fuzz/fuzz/%: $(BUILD)/fuzz/obj/fuzz/%.o $(call FUZZ_LIBS,fuzz)
+	@mkdir -p $(dir $@)
+	$(CC_fuzz) $(LDFLAGS_fuzz) $^ -o $@ $(call PKG_LIBS,$(FUZZ_PKGS)) -lm
+
+fuzz-replay: $(FUZZ_REPLAY)
+	@BUILD=$(BUILD) scripts/fuzz.sh replay $(FUZZ_NAMES)
+fuzz-build: $(FUZZ_BIN)
+fuzz:
+	@scripts/install-deps.sh $(TEST_DEPS) bin:clang libfuzzer
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz-build
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh run $(FUZZ_NAMES)
+
 # ---------------------------------------------------------------- test, validate, bench, demo
 TESTS_san := $(TEST_SRC:tests/%.c=$(BUILD)/san/tests/%)
 BENCH_rel := $(BENCH_SRC:tests/%.c=$(BUILD)/rel/tests/%)
@@ -156,10 +199,11 @@ test:
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build
 	@$(MAKE) --no-print-directory test-run
 
-test-build: $(TESTS_san) $(BUILD)/san/tmasim $(BUILD)/rel/tmasim $(filter %tmaview %tmahw,$(ALL)) $(if $(filter %tmaview,$(ALL)),$(BUILD)/san/tmaview)
+test-build: $(TESTS_san) $(FUZZ_REPLAY) $(BUILD)/san/tmasim $(BUILD)/rel/tmasim $(filter %tmaview %tmahw,$(ALL)) $(if $(filter %tmaview,$(ALL)),$(BUILD)/san/tmaview)
 
 test-run:
 	@scripts/run-tests.sh $(TESTS_san)
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory validate
 
 validate: $(BUILD)/rel/tmasim

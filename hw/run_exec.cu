@@ -427,7 +427,7 @@ int hw_cmd_run(int argc, char **argv)
     int sim_finding = sim_rc == ERR_OK ? pipe_verdict(&sim, &sv) : ERR_IO;
     char sim_text[sizeof sv.rule + sizeof sv.detail + 64];   /* the whole verdict */
     if (sim_rc != ERR_OK)
-        snprintf(sim_text, sizeof sim_text, "simulator failed: %s", e.detail);
+        snprintf(sim_text, sizeof sim_text, "simulator failed: %.380s", e.detail);
     else if (sim_finding == ERR_OK)
         snprintf(sim_text, sizeof sim_text, "ok, predicted %.1f us", sim.kernel_ns / 1000.0);
     else

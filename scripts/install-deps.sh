@@ -2,7 +2,7 @@
 # Installs the Debian -dev packages behind the pkg-config modules named on the
 # command line, but only those pkg-config cannot find. Called by the Makefile so
 # that `make demo` and `make test` work on a fresh Debian 12 machine.
-#   scripts/install-deps.sh criterion cairo yaml-0.1 jansson sdl2 [bin:xvfb-run]
+#   scripts/install-deps.sh criterion cairo yaml-0.1 jansson sdl2 [bin:xvfb-run] [bin:clang] [libfuzzer]
 # A name of the form bin:PROG installs the package that provides that program.
 set -eu
 
@@ -16,7 +16,9 @@ pkg_for_module() {
         jansson) echo libjansson-dev ;;
         bin:xvfb-run) echo "xvfb xauth" ;;
         bin:pkg-config) echo pkg-config ;;
-        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo fontconfig sdl2 yaml-0.1 jansson bin:xvfb-run)" >&2; exit 2 ;;
+        bin:clang) echo clang ;;
+        libfuzzer) echo "clang libclang-rt-dev" ;;
+        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo fontconfig sdl2 yaml-0.1 jansson bin:xvfb-run bin:clang libfuzzer)" >&2; exit 2 ;;
     esac
 }
 
@@ -25,6 +27,9 @@ command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
 for dep in "$@"; do
     case "$dep" in
         bin:*) command -v "${dep#bin:}" >/dev/null 2>&1 && continue ;;
+        # clang's libFuzzer runtime (libclang_rt.fuzzer), in its own package
+        libfuzzer) command -v clang >/dev/null 2>&1 &&
+                   [ -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] && continue ;;
         *) command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$dep" && continue ;;
     esac
     missing="$missing $(pkg_for_module "$dep")"

@@ -67,8 +67,12 @@ int access_layout_shape(const access_layout *l, uint32_t *rows, uint32_t *cols, 
         if ((uint64_t)c * eb > l->row_pitch)
             return err_set(e, ERR_BAD_INPUT, "layout_row_pitch", "row_pitch=%u is below cols*elem_bytes=%llu",
                            l->row_pitch, (unsigned long long)c * eb);
-        if ((uint64_t)l->base + (uint64_t)(r - 1) * l->row_pitch + (uint64_t)c * eb > (1ull << 32))
-            return err_set(e, ERR_BAD_INPUT, "layout_size", "base + rows*row_pitch exceeds 32-bit addresses");
+        /* checked before any instruction is generated: the tile's size bounds their number */
+        uint64_t top = (uint64_t)l->base + (uint64_t)(r - 1) * l->row_pitch + (uint64_t)c * eb;
+        if (top > BANK_SHARED_WINDOW)
+            return err_set(e, ERR_BAD_INPUT, "layout_size",
+                           "base %u + (rows-1)*row_pitch + cols*elem_bytes = %llu bytes exceeds the %u-byte shared window",
+                           l->base, (unsigned long long)top, BANK_SHARED_WINDOW);
         if (l->kind == ACCESS_LAYOUT_XOR && (l->xor_b > 16 || l->xor_m > 16 || l->xor_s > 16 || !l->xor_s ||
                                              l->xor_s < l->xor_b))
             return err_set(e, ERR_BAD_INPUT, "layout_xor",

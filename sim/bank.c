@@ -32,7 +32,6 @@
 #endif
 
 /* Shared memory per SM on the H100 (228 KB); no shared address can lie beyond it. */
-#define BANK_SHARED_WINDOW (228u * 1024u)
 
 /* ---- step 0: input checks ---------------------------------------------------------- */
 

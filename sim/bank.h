@@ -36,6 +36,9 @@ typedef enum bank_op {
 /* One warp instruction. For ld/st.shared, addr[l] is lane l's byte address. For the
  * matrix ops, lanes 8i..8i+7 give the 16-byte row addresses of matrix i; lanes of
  * matrices the op does not use are ignored (as the hardware ignores them). */
+/* The shared-memory window of an SM (228 KiB on the H100): every lane address lies in it. */
+#define BANK_SHARED_WINDOW (228u * 1024u)
+
 typedef struct bank_instr {
     bank_op op;
     int trans;                 /* .trans on ldmatrix/stmatrix (does not change addressing) */
@@ -89,6 +92,8 @@ typedef struct bank_pattern {
 } bank_pattern;
 
 int bank_pattern_parse(const char *text, const char *filename, bank_pattern *out, err_info *e);
+/* A pattern file holds at most this many bytes; a directory or a larger file is refused. */
+#define BANK_PATTERN_MAX_FILE_BYTES (64u << 20)
 int bank_pattern_load(const char *path, bank_pattern *out, err_info *e);
 void bank_pattern_free(bank_pattern *p);
 

@@ -3,6 +3,7 @@
  * ignored; addresses are decimal or 0x hex. Matrix ops may give 8*matrices row
  * addresses (the lanes the op uses) or all 32. */
 #include "bank.h"
+#include "rfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -202,38 +203,12 @@ int bank_pattern_load(const char *path, bank_pattern *out, err_info *e)
         memset(out, 0, sizeof *out);
     if (!path)
         return err_set(e, ERR_BAD_INPUT, "pattern_file", "no path");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return err_set(e, ERR_BAD_INPUT, "pattern_file", "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    if (!text) {
-        fclose(fp);
-        return err_set(e, ERR_IO, "pattern_memory", "%s: out of memory", path);
-    }
-    for (;;) {
-        if (cap - len < 4096) {
-            char *nt = realloc(text, cap * 2);
-            if (!nt) {
-                free(text);
-                fclose(fp);
-                return err_set(e, ERR_IO, "pattern_memory", "%s: out of memory", path);
-            }
-            text = nt;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(text);
-        return err_set(e, ERR_IO, "pattern_file", "%s: read error", path);
-    }
-    text[len] = '\0';
+    size_t len = 0;
+    int err = 0;
+    char *text = rfile_load(path, BANK_PATTERN_MAX_FILE_BYTES, &len, &err);
+    if (!text)
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "pattern_file", "%s: %s%s", path, strerror(err),
+                       err == EFBIG ? " (a pattern file holds at most 64 MiB)" : "");
     if (memchr(text, '\0', len)) {
         free(text);
         return err_set(e, ERR_BAD_INPUT, "pattern_file", "%s: binary file (NUL byte)", path);

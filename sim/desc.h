@@ -125,6 +125,8 @@ uint32_t pipe_desc_empty_count(const pipe_desc *d);
 /* libtmadesc: parse YAML text (filename for messages) or a file. Errors are ERR_BAD_INPUT
  * with detail "FILE:LINE: field 'x.y': ..." on one line. Calls pipe_desc_derive. */
 int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_desc *out, err_info *e);
+/* A description file holds at most this many bytes; a directory or a larger file is refused. */
+#define DESC_MAX_FILE_BYTES (1u << 20)
 int desc_load(const char *path, pipe_desc *out, err_info *e);
 
 #ifdef __cplusplus

@@ -434,10 +434,11 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
 
 /* pipe_desc_derive names the file and the field ("FILE: field 'x.y': ..."); insert the
  * line of the field (or of the tensor it is about) so every error reads FILE:LINE. */
-static void add_line_to_shape_error(const ctx *c, err_info *e)
+static void add_line_to_shape_error(const ctx *c, const pipe_desc *d, err_info *e)
 {
-    size_t flen = strlen(c->file);
-    if (strncmp(e->detail, c->file, flen) != 0 || e->detail[flen] != ':' || e->detail[flen + 1] != ' ')
+    /* derive names the file as the description stores it */
+    size_t flen = strlen(d->file);
+    if (strncmp(e->detail, d->file, flen) != 0 || e->detail[flen] != ':' || e->detail[flen + 1] != ' ')
         return;
     unsigned long line = 0;
     const char *item = strstr(e->detail, "'tensors[");
@@ -454,13 +455,11 @@ static void add_line_to_shape_error(const ctx *c, err_info *e)
     if (!line)
         line = 1;   /* a field the description left to its default: the document itself */
     char num[24];
-    int nlen = snprintf(num, sizeof num, ":%lu", line);
-    size_t cap = sizeof e->detail, len = strlen(e->detail);
-    if (len + (size_t)nlen >= cap)   /* keep the line number; drop the tail of the text */
-        len = cap - 1 - (size_t)nlen;
-    memmove(e->detail + flen + nlen, e->detail + flen, len - flen);
-    memcpy(e->detail + flen, num, (size_t)nlen);
-    e->detail[len + (size_t)nlen] = 0;
+    snprintf(num, sizeof num, ":%lu", line);
+    err_insert(e, flen, num);
+    /* the description keeps its file name in a fixed field: put back what it cut off */
+    if (strlen(c->file) > flen && !strncmp(c->file, d->file, flen))
+        err_insert(e, flen, c->file + flen);
 }
 
 int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_desc *out, err_info *e)
@@ -513,20 +512,18 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     if (!rc && (rc = pipe_desc_derive(out, e)) == ERR_BAD_INPUT && e)
-        add_line_to_shape_error(&c, e);
+        add_line_to_shape_error(&c, out, e);
     return rc;
 }
 
 int desc_load(const char *path, pipe_desc *out, err_info *e)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return err_set(e, ERR_BAD_INPUT, "desc_open", "%s:0: field '(file)': %s", path, strerror(errno));
     size_t n = 0;
-    char *buf = rfile_read(fp, &n);
-    fclose(fp);
+    int err = 0;
+    char *buf = rfile_load(path, DESC_MAX_FILE_BYTES, &n, &err);
     if (!buf)
-        return err_set(e, ERR_IO, "out_of_memory", "%s", path);
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "desc_open", "%s:0: field '(file)': %s%s", path,
+                       strerror(err), err == EFBIG ? " (a description holds at most 1 MiB)" : "");
     int rc = desc_parse_yaml(buf, n, path, out, e);
     free(buf);
     return rc;

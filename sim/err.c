@@ -41,3 +41,18 @@ void err_clear(err_info *e)
     if (e)
         memset(e, 0, sizeof *e);
 }
+
+void err_insert(err_info *e, size_t at, const char *text)
+{
+    if (!e)
+        return;
+    size_t cap = sizeof e->detail, len = strnlen(e->detail, cap - 1), n = strlen(text);
+    if (at > len || n >= cap - at)
+        return;
+    size_t keep = len - at;                /* bytes after the insertion point */
+    if (at + n + keep > cap - 1)
+        keep = cap - 1 - at - n;
+    memmove(e->detail + at + n, e->detail + at, keep);
+    memcpy(e->detail + at, text, n);
+    e->detail[at + n + keep] = 0;
+}

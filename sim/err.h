@@ -4,6 +4,8 @@
 #ifndef TMASCOPE_ERR_H
 #define TMASCOPE_ERR_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,12 +17,16 @@ enum {
     ERR_IO = 3,        /* file system or resource failure */
 };
 
+/* Room for a path of 768 bytes and the message around it: messages name the file first,
+ * and a long name must not push the message out. (Larger costs the sanitizer build: the
+ * simulator keeps an err_info on the stack per barrier operation; 2 KiB made it 15%
+ * slower, 1 KiB is as fast as 256 bytes were.) */
+#define ERR_DETAIL_BYTES 1024
+
 typedef struct err_info {
     int code;
     char rule[64];     /* short machine-readable rule name, e.g. "box_inner_bytes_multiple_of_16" */
-    /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes"; large enough for the
-     * longest message the libraries write (a deadlock chain of pipe_result, whole) */
-    char detail[4096];
+    char detail[ERR_DETAIL_BYTES]; /* the value and what was allowed, e.g. "boxDim[0]*4 = 24 bytes" */
 } err_info;
 
 /* The rule as a user reads it in "rule: detail": the names of loading and writing
@@ -35,6 +41,9 @@ const char *err_rule_label(const char *rule);
 int err_set(err_info *e, int code, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void err_clear(err_info *e);
+/* Inserts text into e->detail at byte offset at (nothing when at is past the end); when
+ * the result does not fit, the end of the old text is dropped, never the inserted text. */
+void err_insert(err_info *e, size_t at, const char *text);
 
 #ifdef __cplusplus
 }

@@ -219,12 +219,31 @@ int params_for_gpu(const char *gpu, pipe_params *p, err_info *e)
     return params_load(p, gpu, e);
 }
 
+/* What a parameter may be, by its unit: wide enough for any GPU and for calibration's
+ * what-if runs, narrow enough that the simulator's picosecond arithmetic cannot overflow
+ * (pipe_budget bounds a run's clock from these). */
+static void unit_range(const char *unit, double *lo, double *hi)
+{
+    static const struct { const char *unit; double lo, hi; } ranges[] = {
+        {"GHz", 0.1, 10},        {"SMs", 1, 1024},           {"B/ns", 1e-3, 1e7}, {"B/cycle", 1e-3, 1e7},
+        {"flop/cycle", 1e-3, 1e7}, {"ns", 1e-6, 1e9},        {"cycles", 1e-6, 1e6}, {"bytes", 1, 1e15},
+        {"clusters", 1e-6, 1e6},
+    };
+    *lo = 1e-6, *hi = 1e9;
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (!strcmp(unit, ranges[i].unit))
+            *lo = ranges[i].lo, *hi = ranges[i].hi;
+}
+
 int params_set(pipe_params *p, const char *name, double value, err_info *e)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(name, table[i].name) == 0) {
-            if (!(value > 0) || !isfinite(value))
-                return err_set(e, ERR_BAD_INPUT, "param_value", "field '%s' = %g (allowed: a positive number)", name, value);
+            double lo, hi;
+            unit_range(table[i].unit, &lo, &hi);
+            if (!(value >= lo && value <= hi))
+                return err_set(e, ERR_BAD_INPUT, "param_value", "field '%s' = %g (allowed %g..%g %s)", name, value, lo,
+                               hi, table[i].unit);
             *slot(p, table[i].offset) = value;
             return ERR_OK;
         }
@@ -287,14 +306,12 @@ int params_parse(pipe_params *p, const char *text, const char *filename, err_inf
 
 int params_load(pipe_params *p, const char *path, err_info *e)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return err_set(e, ERR_BAD_INPUT, "params_open", "%s: %s", path, strerror(errno));
     size_t n = 0;
-    char *buf = rfile_read(fp, &n);
-    fclose(fp);
+    int err = 0;
+    char *buf = rfile_load(path, PARAMS_MAX_FILE_BYTES, &n, &err);
     if (!buf)
-        return err_set(e, ERR_IO, "out_of_memory", "params file %s", path);
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "params_open", "%s: %s%s", path, strerror(err),
+                       err == EFBIG ? " (a parameter file holds at most 1 MiB)" : "");
     int rc = params_parse(p, buf, path, e);
     free(buf);
     return rc;

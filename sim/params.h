@@ -78,6 +78,8 @@ int params_set(pipe_params *p, const char *name, double value, err_info *e);
 double params_get(const pipe_params *p, const char *name, int *found);
 /* Parses "name = value" lines; errors name FILE:LINE and the field. */
 int params_parse(pipe_params *p, const char *text, const char *filename, err_info *e);
+/* A parameter file holds at most this many bytes; a directory or a larger file is refused. */
+#define PARAMS_MAX_FILE_BYTES (1u << 20)
 int params_load(pipe_params *p, const char *path, err_info *e);
 /* ---- appended (session 2) ---- */
 /* A built-in set by name, or else a parameter file (`tmahw calibrate`) over the H100 SXM

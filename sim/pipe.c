@@ -1305,8 +1305,13 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     s.now = 0;
     s.next_cta = first_wave;
 
-    while (s.h.n) {
+    int64_t clock_over = -1;
+    while (s.h.n && !s.trace_failed) {   /* a trace that cannot grow ends the run now */
         sim_ev ev = heap_pop(&s.h);
+        if (ev.t > PIPE_CLOCK_LIMIT_PS) {   /* pipe_budget refuses such runs up front: a safety net */
+            clock_over = ev.t;
+            break;
+        }
         s.now = ev.t;
         r->sim_events++;
         switch (ev.type) {
@@ -1336,6 +1341,15 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
         default:
             break;
         }
+    }
+    if (clock_over >= 0) {
+        rc = err_set(e, ERR_BAD_INPUT, "clock_limit", "simulated time reached %lld ps, past the clock's limit of %lld ps",
+                     (long long)clock_over, (long long)PIPE_CLOCK_LIMIT_PS);
+        goto out;
+    }
+    if (s.trace_failed) {
+        rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
+        goto out;
     }
     int64_t end = 0;
     for (uint32_t c = 0; c < d->ctas; c++)

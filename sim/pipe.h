@@ -55,6 +55,8 @@ typedef struct pipe_result {
 
 /* Runs the description to completion or deadlock. ERR_OK for a run (findings and
  * deadlocks are reported in *r, not as errors); ERR_BAD_INPUT / ERR_IO otherwise. */
+/* The clock (picoseconds) stops a run that passes 2^62 ps: ERR_BAD_INPUT "clock_limit". */
+#define PIPE_CLOCK_LIMIT_PS ((int64_t)1 << 62)
 int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e);
 
 /* Protocol verdict of a finished run: ERR_OK, or ERR_FINDING with e->rule/detail

@@ -118,6 +118,26 @@ static void element_note(const tm_plan *p, uint32_t addr, char *out, size_t size
     snprintf(out, size, "model: byte %u of element (%s)%s", byte, co, el.oob ? " oob" : "");
 }
 
+/* Bytes from the tensor's first element to past its last one (an interleaved map's
+ * dimension-0 element is a whole granule: elem_bits); 0 with *over set when the sum
+ * passes REPLAY_MAX_IMAGE_BYTES. */
+static uint64_t tensor_extent(const tm_plan *p, int *over)
+{
+    uint64_t extent = 0, term = 0;
+    *over = 0;
+    if (__builtin_mul_overflow(p->desc.dims[0], (uint64_t)p->elem_bits, &term))
+        *over = 1;
+    extent = (term + 7) / 8;
+    for (uint32_t i = 1; !*over && i < p->desc.rank && i < TM_MAX_RANK; i++) {
+        uint64_t d = p->desc.dims[i] ? p->desc.dims[i] - 1 : 0;
+        if (__builtin_mul_overflow(d, p->desc.strides[i - 1], &term) || __builtin_add_overflow(extent, term, &extent))
+            *over = 1;
+    }
+    if (extent > REPLAY_MAX_IMAGE_BYTES)
+        *over = 1;
+    return *over ? 0 : extent;
+}
+
 static int check_load(const replay_layout_obs *o, const tm_plan *p, char *detail, size_t ds)
 {
     const size_t n = o->smem_size;
@@ -127,9 +147,13 @@ static int check_load(const replay_layout_obs *o, const tm_plan *p, char *detail
     err_info e;
     /* global tensor content: bytes up to the last element the map can address (an
      * interleaved map's dimension-0 element is a whole granule: p->elem_bits) */
-    extent = (p->desc.dims[0] * p->elem_bits + 7) / 8;
-    for (uint32_t i = 1; i < p->desc.rank && i < TM_MAX_RANK; i++)
-        extent += (p->desc.dims[i] - 1) * p->desc.strides[i - 1];
+    int over = 0;
+    extent = tensor_extent(p, &over);
+    if (over) {
+        snprintf(detail, ds, "the tensor spans more than the replay's limit of %llu bytes",
+                 (unsigned long long)REPLAY_MAX_IMAGE_BYTES);
+        return REPLAY_UNUSABLE;
+    }
     uint8_t *g = malloc(extent ? extent : 1);
     uint8_t *a = malloc(n), *b = malloc(n);
     if (!g || !a || !b) {
@@ -185,9 +209,13 @@ static int check_store(const replay_layout_obs *o, const tm_plan *p, char *detai
     const uint32_t off = o->smem_address - o->smem_base;
     int rc = REPLAY_AGREE;
     err_info e;
-    uint64_t extent = (p->desc.dims[0] * p->elem_bits + 7) / 8;
-    for (uint32_t i = 1; i < p->desc.rank && i < TM_MAX_RANK; i++)
-        extent += (p->desc.dims[i] - 1) * p->desc.strides[i - 1];
+    int over = 0;
+    uint64_t extent = tensor_extent(p, &over);
+    if (over) {
+        snprintf(detail, ds, "the tensor spans more than the replay's limit of %llu bytes",
+                 (unsigned long long)REPLAY_MAX_IMAGE_BYTES);
+        return REPLAY_UNUSABLE;
+    }
     /* model global image over [lo, hi) relative to the tensor */
     int64_t lo = o->window_start < 0 ? o->window_start : 0;
     int64_t hi = (int64_t)extent;
@@ -198,6 +226,12 @@ static int check_store(const replay_layout_obs *o, const tm_plan *p, char *detai
             lo = o->written[k].begin;
         if (o->written[k].end > hi)
             hi = o->written[k].end;
+    }
+    /* window and written ranges are bounded by the reader (replay_json.c): hi - lo fits */
+    if ((uint64_t)(hi - lo) > REPLAY_MAX_IMAGE_BYTES) {
+        snprintf(detail, ds, "the store's global image spans %lld bytes, past the replay's limit of %llu",
+                 (long long)(hi - lo), (unsigned long long)REPLAY_MAX_IMAGE_BYTES);
+        return REPLAY_UNUSABLE;
     }
     size_t gn = (size_t)(hi - lo);
     uint8_t *ga = malloc(gn ? gn : 1), *gb = malloc(gn ? gn : 1), *src = malloc(n);

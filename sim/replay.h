@@ -55,6 +55,12 @@ const char *replay_kind_name(replay_kind k);
 
 enum { REPLAY_DISAGREE = 0, REPLAY_AGREE = 1, REPLAY_UNUSABLE = 2 };
 
+/* Limits of what a replay rebuilds: a case's shared buffer (the H100 has 228 KiB per SM)
+ * and the global bytes its tensor spans (the recorded cases span at most 2.8 MB). A case
+ * past them is UNUSABLE, with the size and the limit in its detail. */
+#define REPLAY_MAX_SMEM_BYTES (256u * 1024u)
+#define REPLAY_MAX_IMAGE_BYTES (64ull << 20)
+
 /* A half-open byte range [begin, end). */
 typedef struct replay_range {
     int64_t begin, end;

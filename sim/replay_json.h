@@ -26,6 +26,8 @@ typedef struct replay_counts {
 } replay_counts;
 
 #define REPLAY_MAX_DETAILS 256
+/* A recording file (meta.json or a .jsonl) holds at most this many bytes. */
+#define REPLAY_MAX_FILE_BYTES (256ull << 20)
 
 typedef struct replay_disagreement {
     replay_kind kind;

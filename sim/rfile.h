@@ -1,4 +1,4 @@
-/* rfile: a whole open file into memory, however long. */
+/* rfile: a whole file into memory, bounded. */
 #ifndef TMASCOPE_RFILE_H
 #define TMASCOPE_RFILE_H
 
@@ -8,5 +8,12 @@
 /* Reads fp to its end into a NUL-terminated buffer (caller frees); *len gets the byte
  * count. NULL when memory runs out. Does not close fp. */
 char *rfile_read(FILE *fp, size_t *len);
+
+/* Reads the file at path into a NUL-terminated buffer (caller frees), refusing what is
+ * not a file's text before allocating for it: NULL with *err = EISDIR for a directory,
+ * EFBIG when it holds more than max_bytes (a regular file's size is checked up front,
+ * a stream's as it arrives), the system's errno when it cannot be opened or read, or
+ * ENOMEM. */
+char *rfile_load(const char *path, size_t max_bytes, size_t *len, int *err);
 
 #endif

@@ -5,6 +5,8 @@
 #define _DEFAULT_SOURCE   /* madvise, MADV_HUGEPAGE (glibc hides them under strict POSIX) */
 #include "trace.h"
 
+#include "afile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,35 +335,29 @@ int trace_write(const char *path, const trace *t, err_info *e)
     copy_text(h + 112, 64, t->name);
     copy_text(h + 176, 128, t->note);
 
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp)
-        return err_set(e, ERR_IO, "trace_open", "%s: %s", tmp, strerror(errno));
-    int ok = fwrite(h, 1, sizeof h, fp) == sizeof h;
-    if (ok && host_is_little_endian()) {
-        ok = fwrite(t->events, sizeof(trace_event), t->count, fp) == t->count;
+    if (t->kernel_ns < -TRACE_MAX_NS || t->kernel_ns > TRACE_MAX_NS)
+        return err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'kernel_ns' = %lld (allowed %lld..%lld)", path,
+                       (long long)t->kernel_ns, -(long long)TRACE_MAX_NS, (long long)TRACE_MAX_NS);
+    for (size_t i = 0; i < t->count; i++) {
+        int rc = trace_validate_event(&t->events[i], i, path, e);
+        if (rc)
+            return rc;
+    }
+    afile f;
+    int rc = afile_open(&f, path, "trace_write", e);
+    if (rc)
+        return rc;
+    afile_write(&f, h, sizeof h);
+    if (host_is_little_endian()) {
+        afile_write(&f, t->events, t->count * sizeof(trace_event));
     } else {
-        for (size_t i = 0; ok && i < t->count; i++) {
+        for (size_t i = 0; !f.failed && i < t->count; i++) {
             trace_event ev = t->events[i];
             swap_event(&ev);
-            ok = fwrite(&ev, sizeof ev, 1, fp) == 1;
+            afile_write(&f, &ev, sizeof ev);
         }
     }
-    if (fflush(fp) != 0)
-        ok = 0;
-    if (fclose(fp) != 0)
-        ok = 0;
-    if (!ok) {
-        remove(tmp);
-        return err_set(e, ERR_IO, "trace_write", "%s: %s", path, strerror(errno));
-    }
-    if (rename(tmp, path) != 0) {
-        int saved = errno;
-        remove(tmp);
-        return err_set(e, ERR_IO, "trace_rename", "%s: %s", path, strerror(saved));
-    }
-    return ERR_OK;
+    return afile_commit(&f, "trace_write", e);
 }
 
 /* ---------------------------------------------------------------- read */
@@ -377,6 +373,9 @@ static int text_field(const uint8_t *src, size_t cap, char *dst, const char *pat
 
 int trace_validate_event(const trace_event *ev, size_t index, const char *path, err_info *e)
 {
+    if (ev->t_ns < -TRACE_MAX_NS || ev->t_ns > TRACE_MAX_NS)
+        return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 't_ns' = %lld (allowed %lld..%lld)", path,
+                       index, (long long)ev->t_ns, -(long long)TRACE_MAX_NS, (long long)TRACE_MAX_NS);
     if (ev->kind >= TRACE_KIND_COUNT)
         return err_set(e, ERR_BAD_INPUT, "trace_event", "%s: event %zu: field 'kind' = %u (allowed 0..%d)",
                        path, index, ev->kind, TRACE_KIND_COUNT - 1);
@@ -439,6 +438,11 @@ int trace_read(const char *path, trace *t, err_info *e)
     uint32_t hflags = get_u32(h + 20);
     uint64_t count = get_u64(h + 24);
     t->kernel_ns = (int64_t)get_u64(h + 32);
+    if (t->kernel_ns < -TRACE_MAX_NS || t->kernel_ns > TRACE_MAX_NS) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'kernel_ns' = %lld (allowed %lld..%lld)", path,
+                     (long long)t->kernel_ns, -(long long)TRACE_MAX_NS, (long long)TRACE_MAX_NS);
+        goto out;
+    }
     t->source = h[40];
     if (t->source > TRACE_SRC_HW) {
         rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'source' = %u (allowed 0 sim, 1 hw)", path, t->source);

@@ -100,12 +100,18 @@ const char *trace_role_name(trace_role r);
 
 /* ---- additions (issue 4) ---- */
 #define TRACE_FORMAT_VERSION 1
+/* Times (t_ns, kernel_ns) lie within -TRACE_MAX_NS..TRACE_MAX_NS, 2^53 ns (104 days):
+ * then a time plus a duration and the difference of any two times fit in int64_t, and
+ * every time is exact as a double (Chrome JSON microseconds, the viewer's pixels).
+ * Readers reject a time outside the range naming the field; writers never produce one. */
+#define TRACE_MAX_NS ((int64_t)1 << 53)
 /* Grows the event array to hold at least capacity events (ERR_IO when memory runs out). */
 int trace_reserve(trace *t, size_t capacity, err_info *e);
 /* Name <-> enum for text formats (Chrome JSON import, CLI filters); return 1 when found. */
 int trace_kind_from_name(const char *s, trace_kind *out);
 int trace_role_from_name(const char *s, trace_role *out);
-/* Field range check used by every reader; index and path only colour the message. */
+/* Field range check used by every reader and writer (kind, role, source, flags, and t_ns
+ * within TRACE_MAX_NS); index and path only colour the message. */
 int trace_validate_event(const trace_event *ev, size_t index, const char *path, err_info *e);
 
 #ifdef __cplusplus

@@ -1,5 +1,7 @@
 #include "trace_chrome_json.h"
+#include "rfile.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -74,7 +76,7 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
     if (!seen)
         return err_set(e, ERR_IO, "out_of_memory", "chrome export name table");
     int first = 1;
-    for (size_t i = 0; i < t->count; i++) {
+    for (size_t i = 0; i < t->count && !ferror(fp); i++) {
         const trace_event *ev = &t->events[i];
         size_t bit = (size_t)ev->cta * 256u + ev->warp;
         if (seen[bit / 8] & (1u << (bit % 8)))
@@ -116,7 +118,7 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
     qsort(refs, nwaits, sizeof *refs, cmp_ref);
 
     uint64_t flow_id = 0;
-    for (size_t i = 0; i < t->count; i++) {
+    for (size_t i = 0; i < t->count && !ferror(fp); i++) {   /* stops at the first failed write */
         const trace_event *ev = &t->events[i];
         int span = is_span(ev->kind);
         fprintf(fp, "%s{\"ph\":\"%s\",\"name\":\"%s\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n",
@@ -245,13 +247,8 @@ static void add_event_line(const char *path, size_t index, err_info *e)
     if (!e || !line || strncmp(e->detail, path, plen) != 0 || e->detail[plen] != ':')
         return;
     char num[24];
-    int nlen = snprintf(num, sizeof num, ":%lu", line);
-    size_t cap = sizeof e->detail, len = strlen(e->detail);
-    if (len + (size_t)nlen >= cap)
-        len = cap - 1 - (size_t)nlen;
-    memmove(e->detail + plen + nlen, e->detail + plen, len - plen);
-    memcpy(e->detail + plen, num, (size_t)nlen);
-    e->detail[len + (size_t)nlen] = 0;
+    snprintf(num, sizeof num, ":%lu", line);
+    err_insert(e, plen, num);
 }
 
 static int get_int(json_t *args, const char *field, int64_t lo, int64_t hi, int64_t *out, const char *path, size_t index,
@@ -272,8 +269,15 @@ static int get_int(json_t *args, const char *field, int64_t lo, int64_t hi, int6
 int trace_chrome_read(const char *path, trace *t, err_info *e)
 {
     trace_init(t, TRACE_SRC_SIM);
+    size_t len = 0;
+    int err = 0;
+    char *text = rfile_load(path, TRACE_CHROME_MAX_FILE_BYTES, &len, &err);
+    if (!text)
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "chrome_json", "%s: %s%s", path, strerror(err),
+                       err == EFBIG ? " (an imported trace holds at most 1 GiB of JSON)" : "");
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
+    json_t *root = json_loadb(text, len, 0, &je);
+    free(text);
     if (!root)
         return err_set(e, ERR_BAD_INPUT, "chrome_json", "%s:%d: %s", path, je.line, je.text);
     int rc = ERR_OK;
@@ -292,8 +296,15 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
             snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
         if (json_is_string(v = json_object_get(other, "note")))
             snprintf(t->note, sizeof t->note, "%s", json_string_value(v));
-        if (json_is_integer(v = json_object_get(other, "kernel_ns")))
-            t->kernel_ns = json_integer_value(v);
+        if (json_is_integer(v = json_object_get(other, "kernel_ns"))) {
+            json_int_t k = json_integer_value(v);
+            if (k < -TRACE_MAX_NS || k > TRACE_MAX_NS) {
+                rc = err_set(e, ERR_BAD_INPUT, "chrome_json", "%s: field 'otherData.kernel_ns' = %lld (allowed %lld..%lld)",
+                             path, (long long)k, -(long long)TRACE_MAX_NS, (long long)TRACE_MAX_NS);
+                goto out;
+            }
+            t->kernel_ns = k;
+        }
         if (json_is_integer(v = json_object_get(other, "source")) && json_integer_value(v) == 1)
             t->source = TRACE_SRC_HW;
         if (json_is_integer(v = json_object_get(other, "truncated")))
@@ -321,7 +332,7 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
         static const struct {
             const char *name;
             int64_t lo, hi;
-        } f[14] = {{"t_ns", INT64_MIN / 2, INT64_MAX / 2}, {"dur_ns", 0, UINT32_MAX}, {"iteration", 0, UINT32_MAX},
+        } f[14] = {{"t_ns", -TRACE_MAX_NS, TRACE_MAX_NS}, {"dur_ns", 0, UINT32_MAX}, {"iteration", 0, UINT32_MAX},
                    {"bytes", 0, UINT32_MAX}, {"cta", 0, 65535}, {"phase", 0, 65535}, {"sm", 0, 255}, {"warp", 0, 255},
                    {"role", 0, TRACE_ROLE_COUNT - 1}, {"stage", 0, 255}, {"kind", 0, TRACE_KIND_COUNT - 1},
                    {"barrier", 0, 255}, {"source", 0, 1}, {"flags", 0, 31}};

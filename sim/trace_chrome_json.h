@@ -21,6 +21,8 @@ extern "C" {
 int trace_chrome_write(FILE *fp, const trace *t, err_info *e);
 /* Reads a document written by trace_chrome_write (or any Chrome trace whose X/i events
  * carry the tmascope args); ERR_BAD_INPUT names the file, the event index and the field. */
+/* Files past this size (or directories) are refused before they are read. */
+#define TRACE_CHROME_MAX_FILE_BYTES (1ull << 30)
 int trace_chrome_read(const char *path, trace *t, err_info *e);
 
 #ifdef __cplusplus

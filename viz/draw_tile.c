@@ -2,6 +2,7 @@
  * Sizes are chosen for a projector: 15-30 px text, dark text on light fills, one
  * saturated warning colour that nothing else uses. */
 #include "draw_tile.h"
+#include "draw_file.h"
 
 #include "draw_text.h"
 #include <cairo.h>
@@ -475,51 +476,27 @@ static int render(const view_tile *views, const char *const *captions, uint32_t 
     cairo_surface_destroy(scratch);
     double height = title_h + ph + 16 + legend_h + margin / 2;
 
-    char tmp[4200];
-    if (strlen(o->path) > 4096)
-        return err_set(e, ERR_BAD_INPUT, "picture_path", "path longer than 4096 bytes");
-    snprintf(tmp, sizeof tmp, "%.4096s.tmp.%ld%s", o->path, (long)getpid() % 100000000L, png ? ".png" : ".svg");
+    afile f;
+    if (afile_open(&f, o->path, "picture_write", e))
+        return e ? e->code : ERR_IO;
     cairo_surface_t *surface = png ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height)
-                                   : cairo_svg_surface_create(tmp, width, height);
-    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(surface);
-        unlink(tmp);
-        return err_set(e, ERR_IO, "picture_write", "'%s': %s", o->path,
-                       cairo_status_to_string(cairo_surface_status(surface)));
+                                   : cairo_svg_surface_create_for_stream(draw_file_stream, &f, width, height);
+    draw_svgtext *texts = NULL;   /* SVG text stays text */
+    if (cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS) {
+        cairo_t *cr = cairo_create(surface);
+        texts = draw_file_texts(cr, png, &f);
+        set(cr, white);
+        cairo_paint(cr);
+        if (o->title && *o->title)
+            text(cr, font, 28, 1, ink, margin, 42, 0, o->title);
+        for (uint32_t i = 0; i < count; i++)
+            draw_panel(cr, &views[i], &g, margin + i * (pw + panel_gap), title_h, captions[i]);
+        draw_legend(cr, legend_view, has_padding, has_oob, has_shades, margin, title_h + ph + 8, width - 2 * margin, 1);
+        cairo_destroy(cr);
     }
-    cairo_t *cr = cairo_create(surface);
-    draw_svgtext *texts = png ? NULL : draw_svgtext_attach(cr);   /* SVG text stays text */
-    set(cr, white);
-    cairo_paint(cr);
-    if (o->title && *o->title)
-        text(cr, font, 28, 1, ink, margin, 42, 0, o->title);
-    for (uint32_t i = 0; i < count; i++)
-        draw_panel(cr, &views[i], &g, margin + i * (pw + panel_gap), title_h, captions[i]);
-    draw_legend(cr, legend_view, has_padding, has_oob, has_shades, margin, title_h + ph + 8, width - 2 * margin, 1);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && png)
-        st = cairo_surface_write_to_png(surface, tmp);
-    cairo_surface_finish(surface);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(surface);
-    cairo_surface_destroy(surface);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        draw_svgtext_free(texts);
-        unlink(tmp);
-        return err_set(e, ERR_IO, "picture_write", "'%s': %s", o->path, cairo_status_to_string(st));
-    }
-    int rc = texts ? draw_svgtext_write(texts, tmp, e) : ERR_OK;
+    int rc = draw_file_finish(surface, png, &f, texts, "picture_write", e);
     draw_svgtext_free(texts);
-    if (rc) {
-        unlink(tmp);
-        return rc;
-    }
-    if (rename(tmp, o->path) != 0) {
-        unlink(tmp);
-        return err_set(e, ERR_IO, "picture_write", "'%s': cannot rename the temporary file into place", o->path);
-    }
-    return ERR_OK;
+    return rc;
 }
 
 static view_tile_opts window(const draw_tile_opts *o)

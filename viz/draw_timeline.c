@@ -1,4 +1,5 @@
 #include "draw_timeline.h"
+#include "draw_file.h"
 
 #include "draw_bank.h"
 
@@ -733,40 +734,20 @@ int draw_timeline_file(const view_session *s, const char *path, err_info *e)
 {
     int kind = ends_with(path, ".png") ? 0 : ends_with(path, ".svg") ? 1 : ends_with(path, ".pdf") ? 2 : -1;
     if (kind < 0) return err_set(e, ERR_BAD_INPUT, "--render", "'%s' must end in .png, .svg or .pdf", path);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    afile f;
+    if (afile_open(&f, path, "--render", e))
+        return e ? e->code : ERR_IO;
     cairo_surface_t *surf = kind == 0 ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->px_w, s->px_h)
-                          : kind == 1 ? cairo_svg_surface_create(tmp, s->px_w, s->px_h)
-                                      : cairo_pdf_surface_create(tmp, s->px_w, s->px_h);
-    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(surf);
-        unlink(tmp);
-        return err_set(e, ERR_IO, "--render", "cannot write %s", path);
+                          : kind == 1 ? cairo_svg_surface_create_for_stream(draw_file_stream, &f, s->px_w, s->px_h)
+                                      : cairo_pdf_surface_create_for_stream(draw_file_stream, &f, s->px_w, s->px_h);
+    draw_svgtext *texts = NULL;   /* SVG text stays text */
+    if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
+        cairo_t *cr = cairo_create(surf);
+        texts = draw_file_texts(cr, kind != 1, &f);
+        draw_timeline(cr, s);
+        cairo_destroy(cr);
     }
-    cairo_t *cr = cairo_create(surf);
-    draw_svgtext *texts = kind == 1 ? draw_svgtext_attach(cr) : NULL;   /* SVG text stays text */
-    draw_timeline(cr, s);
-    cairo_destroy(cr);
-    cairo_surface_flush(surf);
-    cairo_status_t st = kind == 0 ? cairo_surface_write_to_png(surf, tmp) : CAIRO_STATUS_SUCCESS;
-    cairo_surface_finish(surf);
-    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
-    cairo_surface_destroy(surf);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        draw_svgtext_free(texts);
-        unlink(tmp);
-        return err_set(e, ERR_IO, "--render", "cannot write %s: %s", path, cairo_status_to_string(st));
-    }
-    int rc = texts ? draw_svgtext_write(texts, tmp, e) : ERR_OK;
+    int rc = draw_file_finish(surf, kind == 0, &f, texts, "--render", e);
     draw_svgtext_free(texts);
-    if (rc) {
-        unlink(tmp);
-        return rc;
-    }
-    if (rename(tmp, path)) {
-        int err = errno;
-        unlink(tmp);
-        return err_set(e, ERR_IO, "--render", "cannot write %s: %s", path, strerror(err));
-    }
-    return ERR_OK;
+    return rc;
 }

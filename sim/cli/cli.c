@@ -1,4 +1,6 @@
 #include "cli.h"
+#include "desc.h"
+#include "pipe_budget.h"
 #include "rfile.h"
 
 #include <errno.h>
@@ -156,39 +158,21 @@ int cli_check_outpath(const char *flag, const char *path, err_info *e)
 
 int cli_outfile_open(cli_outfile *o, const char *path, err_info *e)
 {
-    memset(o, 0, sizeof *o);
-    if (strlen(path) >= sizeof o->path)
-        return err_set(e, ERR_BAD_INPUT, "output", "path too long");
-    snprintf(o->path, sizeof o->path, "%s", path);
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-    o->fp = fopen(o->tmp, "wb");
-    if (!o->fp)
-        return err_set(e, ERR_IO, "output", "cannot write %s: %s", path, strerror(errno));
-    return ERR_OK;
+    int rc = afile_open(&o->f, path, "output", e);
+    o->fp = o->f.fp;
+    return rc;
 }
 
 int cli_outfile_commit(cli_outfile *o, err_info *e)
 {
-    int bad = ferror(o->fp);
-    if (fclose(o->fp) != 0) bad = 1;
     o->fp = NULL;
-    if (bad) {
-        remove(o->tmp);
-        return err_set(e, ERR_IO, "output", "write to %s failed", o->path);
-    }
-    if (rename(o->tmp, o->path) != 0) {
-        int err = errno;
-        remove(o->tmp);
-        return err_set(e, ERR_IO, "output", "cannot create %s: %s", o->path, strerror(err));
-    }
-    return ERR_OK;
+    return afile_commit(&o->f, "output", e);
 }
 
 void cli_outfile_abort(cli_outfile *o)
 {
-    if (o->fp) fclose(o->fp);
     o->fp = NULL;
-    if (o->tmp[0]) remove(o->tmp);
+    afile_abort(&o->f);
 }
 
 void cli_progress_begin(cli_progress *p, const char *label, uint64_t total)
@@ -218,17 +202,45 @@ void cli_progress_end(cli_progress *p)
 
 int cli_read_file(const char *path, char **text, size_t *len, err_info *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return err_set(e, ERR_BAD_INPUT, "file", "cannot open %s: %s", path, strerror(errno));
     size_t n = 0;
-    char *buf = rfile_read(f, &n);
-    int bad = ferror(f);
-    fclose(f);
+    int err = 0;
+    char *buf = rfile_load(path, CLI_MAX_FILE_BYTES, &n, &err);
     if (!buf)
-        return err_set(e, ERR_IO, "file", "out of memory reading %s", path);
-    if (bad) { free(buf); return err_set(e, ERR_BAD_INPUT, "file", "cannot read %s", path); }
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "file", "cannot read %s: %s%s", path, strerror(err),
+                       err == EFBIG ? " (at most 64 MiB)" : "");
     *text = buf;
     if (len) *len = n;
+    return ERR_OK;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* simulated events per second of one core (the release build on the examples) */
+#define CLI_SIM_EVENTS_PER_S 3e7
+
+int cli_sim_budget(const char *cmd, const pipe_desc *d, const pipe_params *p, int traced, int force, err_info *e)
+{
+    pipe_budget b;
+    pipe_budget_estimate(d, traced, p, &b);
+    int rc = pipe_budget_check(&b, force, e);
+    if (rc)
+        return rc;
+    double secs = b.sim_events / CLI_SIM_EVENTS_PER_S;
+    if (secs > 1 && isatty(STDERR_FILENO))
+        fprintf(stderr, "tmasim %s: about %.3g simulated events, roughly %.0f s%s\n", cmd, b.sim_events, secs,
+                traced ? " (and the trace)" : "");
     return ERR_OK;
 }

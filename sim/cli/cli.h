@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "afile.h"
 #include "err.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD_INPUT = 2 };
@@ -38,11 +39,12 @@ int cli_report(const char *cmd, const err_info *e);
  * written. */
 int cli_check_outpath(const char *flag, const char *path, err_info *e);
 
-/* Atomic output: write to PATH.tmp.PID, then rename over PATH on commit. */
+/* Output files through afile (sim/afile.h): a regular file is written to PATH.tmp.PID
+ * and renamed over PATH on commit; a device or FIFO is written in place; every write and
+ * the close are checked; temporary files go away on SIGINT/SIGTERM. */
 typedef struct cli_outfile {
     FILE *fp;
-    char path[4096];
-    char tmp[4200];
+    afile f;
 } cli_outfile;
 int cli_outfile_open(cli_outfile *o, const char *path, err_info *e);
 int cli_outfile_commit(cli_outfile *o, err_info *e);   /* closes, then renames */
@@ -59,7 +61,20 @@ void cli_progress_begin(cli_progress *p, const char *label, uint64_t total);
 void cli_progress_update(cli_progress *p, uint64_t done);
 void cli_progress_end(cli_progress *p);
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees). */
+/* Writes s as a JSON string (quoted; quotes, backslashes and control characters escaped). */
+void cli_json_string(FILE *f, const char *s);
+
+/* The work check before a simulation (sim/pipe_budget.h): ERR_OK, or ERR_BAD_INPUT past a
+ * limit (unless force) or past the clock's range. On a terminal, a run estimated at more
+ * than a second says so on stderr before it starts. */
+struct pipe_desc;
+struct pipe_params;
+int cli_sim_budget(const char *cmd, const struct pipe_desc *d, const struct pipe_params *p, int traced, int force,
+                   err_info *e);
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees); a directory or a file
+ * past CLI_MAX_FILE_BYTES is refused. */
+#define CLI_MAX_FILE_BYTES (64u << 20)
 int cli_read_file(const char *path, char **text, size_t *len, err_info *e);
 
 #endif

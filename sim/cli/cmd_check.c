@@ -5,35 +5,22 @@
 #include "cli.h"
 #include "cmds.h"
 #include "desc.h"
+#include "params.h"
 #include "pipe.h"
 
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: tmasim check DESC.yaml [--format table|csv|json]\n"
+            "usage: tmasim check DESC.yaml [--format table|csv|json] [--force]\n"
             "\n"
             "Runs the described pipeline through the mbarrier model (PTX semantics) and reports\n"
             "over-arrival, tx-count out of range, phase aliasing (a waiter lapped by the barrier),\n"
             "wrong parity, arrivals that land on the wrong phase, an arrival before any wait saw the\n"
             "previous phase complete (one wait per phase), re-init of a live barrier, cp.async reads\n"
             "of a stage whose commit group is in flight, and deadlocks with the chain of who waits\n"
-            "on whom. Description format: examples/README.md.\n"
+            "on whom. Description format: examples/README.md. Runs past about 2e9 simulated events need\n"
+            "--force.\n"
             "exit status: 0 protocol ok, 1 bug found (explained), 2 bad input\n");
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
 }
 
 int cmd_check(int argc, char **argv)
@@ -41,10 +28,13 @@ int cmd_check(int argc, char **argv)
     const char *path = NULL;
     cli_format fmt = CLI_FORMAT_TABLE;
     err_info e = {0};
+    int force = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return EXIT_OK;
+        } else if (!strcmp(argv[i], "--force")) {
+            force = 1;
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             if (cli_format_parse(argv[++i], &fmt, &e))
                 return cli_report("check", &e);
@@ -52,7 +42,7 @@ int cmd_check(int argc, char **argv)
             fprintf(stderr, "tmasim check: --format: needs a value (table csv json)\n");
             return EXIT_BAD_INPUT;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "tmasim check: unknown option '%s' (allowed --format, --help)\n", argv[i]);
+            fprintf(stderr, "tmasim check: unknown option '%s' (allowed --format, --force, --help)\n", argv[i]);
             return EXIT_BAD_INPUT;
         } else if (!path) {
             path = argv[i];
@@ -68,8 +58,12 @@ int cmd_check(int argc, char **argv)
     pipe_desc d;
     if (desc_load(path, &d, &e))
         return cli_report("check", &e);
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    if (cli_sim_budget("check", &d, &p, 0, force, &e))
+        return cli_report("check", &e);
     pipe_result r;
-    pipe_opts o = {0};
+    pipe_opts o = {.params = &p};
     if (pipe_run(&d, &o, &r, &e))
         return cli_report("check", &e);
     err_info v = {0};
@@ -77,15 +71,15 @@ int cmd_check(int argc, char **argv)
     const char *status = verdict ? "BUG" : "ok";
     if (fmt == CLI_FORMAT_JSON) {
         printf("{\"description\":");
-        json_str(stdout, path);
+        cli_json_string(stdout, path);
         printf(",\"name\":");
-        json_str(stdout, d.name);
+        cli_json_string(stdout, d.name);
         printf(",\"verdict\":\"%s\",\"rule\":", verdict ? "bug" : "ok");
-        json_str(stdout, verdict ? v.rule : "");
+        cli_json_string(stdout, verdict ? v.rule : "");
         printf(",\"findings\":%u,\"deadlock\":%s,\"explanation\":", r.findings, r.deadlock ? "true" : "false");
-        json_str(stdout, verdict ? v.detail : "");
+        cli_json_string(stdout, verdict ? v.detail : "");
         printf(",\"chain\":");
-        json_str(stdout, r.deadlock ? r.chain : "");
+        cli_json_string(stdout, r.deadlock ? r.chain : "");
         printf("}\n");
     } else if (fmt == CLI_FORMAT_CSV) {
         printf("description,verdict,rule,findings,deadlock\n%s,%s,%s,%u,%d\n", path, verdict ? "bug" : "ok",

@@ -14,7 +14,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: tmasim sim DESC.yaml [-o TRACE] [--gpu h100|h200|h100-pcie|FILE] [--params FILE] [--sweep KEY=V1,V2,...]\n"
-            "                  [--format table|csv|json] [--params-list]\n"
+            "                  [--format table|csv|json] [--params-list] [--force]\n"
             "\n"
             "Simulates the described pipeline on an H100 (discrete events: warps, per-SM TMA unit and\n"
             "shared-memory port, shared L2/HBM bandwidth, latencies, wake-up costs, bank-conflict\n"
@@ -27,6 +27,7 @@ static void usage(FILE *to)
             "  --params FILE   'name = value' lines overriding timing parameters (--params-list)\n"
             "  --sweep KEY=... re-runs with KEY set to each value; KEY is stages, iterations, ctas,\n"
             "                  ctas_per_sm, consumer_warps, release_lag or a parameter name\n"
+            "  --force         run past the work limits (about 2e9 simulated events, a trace of 2^26 events)\n"
             "exit status: 0 ok, 1 protocol bug (hang or mbarrier misuse), 2 bad input\n");
 }
 
@@ -77,14 +78,15 @@ static const char *role_label(int k)
 static void print_result(const pipe_desc *d, const pipe_result *r, cli_format fmt, const char *trace_path)
 {
     if (fmt == CLI_FORMAT_JSON) {
-        printf("{\"name\":\"%s\",\"kernel_ns\":%lld,\"bottleneck_kind\":\"%s\",\"bottleneck\":\"", d->name,
-               (long long)r->kernel_ns, r->bottleneck_kind);
-        for (const char *s = r->bottleneck; *s; s++)
-            printf(*s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
-        printf("\",\"chain\":\"");
-        for (const char *s = r->deadlock ? r->chain : ""; *s; s++)
-            printf(*s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
-        printf("\",\"hbm_util\":%.4f,\"tma_util\":%.4f,\"smem_util\":%.4f,\"math_util\":%.4f,"
+        printf("{\"name\":");
+        cli_json_string(stdout, d->name);
+        printf(",\"kernel_ns\":%lld,\"bottleneck_kind\":\"%s\",\"bottleneck\":", (long long)r->kernel_ns,
+               r->bottleneck_kind);
+        cli_json_string(stdout, r->bottleneck);
+        printf(",\"chain\":");
+        cli_json_string(stdout, r->deadlock ? r->chain : "");
+        printf(",");
+        printf("\"hbm_util\":%.4f,\"tma_util\":%.4f,\"smem_util\":%.4f,\"math_util\":%.4f,"
                "\"stages_filled_avg\":%.3f,\"deadlock\":%s,\"findings\":%u,\"sim_events\":%llu,\"trace_events\":%llu,"
                "\"read_wavefronts\":%llu,\"read_ideal_wavefronts\":%llu,\"roles\":[",
                r->hbm_util, r->tma_util, r->smem_util, r->math_util, r->stages_filled_avg, r->deadlock ? "true" : "false",
@@ -155,7 +157,7 @@ int cmd_sim(int argc, char **argv)
     const char *path = NULL, *out = NULL, *gpu = "h100", *params_file = NULL, *sweep = NULL;
     cli_format fmt = CLI_FORMAT_TABLE;
     err_info e = {0};
-    int list = 0;
+    int list = 0, force = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -163,6 +165,8 @@ int cmd_sim(int argc, char **argv)
             return EXIT_OK;
         } else if (!strcmp(a, "--params-list")) {
             list = 1;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
         } else if (i + 1 < argc && !strcmp(a, "--format")) {
             if (cli_format_parse(argv[++i], &fmt, &e))
                 return cli_report("sim", &e);
@@ -187,7 +191,7 @@ int cmd_sim(int argc, char **argv)
             return EXIT_BAD_INPUT;
         } else if (a[0] == '-') {
             fprintf(stderr, "tmasim sim: unknown option '%s' (allowed -o, --gpu, --params, --sweep, --format, "
-                            "--params-list, --help)\n", a);
+                            "--params-list, --force, --help)\n", a);
             return EXIT_BAD_INPUT;
         } else if (!path) {
             path = a;
@@ -248,7 +252,8 @@ int cmd_sim(int argc, char **argv)
             pipe_desc dk = d;
             pipe_params pk = p;
             forget_derived(&dk);
-            if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e))
+            if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e) ||
+                cli_sim_budget("sim", &dk, &pk, 0, force, &e))
                 return cli_report("sim", &e);
         }
         if (fmt == CLI_FORMAT_CSV)
@@ -294,6 +299,8 @@ int cmd_sim(int argc, char **argv)
         return EXIT_OK;
     }
 
+    if (cli_sim_budget("sim", &d, &p, out != NULL, force, &e))
+        return cli_report("sim", &e);
     trace t;
     trace_init(&t, TRACE_SRC_SIM);
     pipe_result r;

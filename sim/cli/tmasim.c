@@ -1,4 +1,5 @@
 /* tmasim: the command-line front of the model library. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,12 @@ int main(int argc, char **argv)
             }
         int rc = help ? commands[i].fn(2, help_argv) : commands[i].fn(argc - 1, argv + 1);
         draw_release_caches();
+        /* what went to stdout (tables, JSON) is output too: a failed write is exit 2 */
+        errno = 0;
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "tmasim %s: stdout: write failed: %s\n", name, strerror(errno ? errno : EIO));
+            return EXIT_BAD_INPUT;
+        }
         return rc;
     }
     fprintf(stderr, "tmasim: %s: '%s' is not one of:", help ? "help" : "command", name);

@@ -55,7 +55,8 @@ static int parse_time(const char *s, int64_t *out)
     else if (!strcmp(end, "ms")) mul = 1e6;
     else if (*end && strcmp(end, "ns")) return -1;
     v *= mul;
-    if (!(v > -9e18 && v < 9e18)) return -1;
+    /* display times are trace times (within TRACE_MAX_NS) plus an offset of at most one trace */
+    if (!(v >= -(double)TRACE_MAX_NS && v <= (double)TRACE_MAX_NS)) return -1;
     *out = (int64_t)v;
     return 0;
 }
@@ -157,7 +158,8 @@ int main(int argc, char **argv)
             int stats = !strcmp(a, "--stats");
             int64_t lo, hi;
             if (parse_span(v, &lo, &hi)) {
-                fprintf(stderr, "tmaview: %s: '%s' is not A:B with A < B (ns, or with a us/ms suffix)\n", a, v);
+                fprintf(stderr, "tmaview: %s: '%s' is not A:B with A < B within +-2^53 ns (ns, or with a us/ms suffix)\n",
+                        a, v);
                 return 2;
             }
             if (stats) stats_a = lo, stats_b = hi, has_stats = 1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw_file.h"
 #include "draw_timeline.h"
 #include "tmaview_app.h"
 
@@ -36,12 +37,14 @@ static int save_window_png(app *a, const char *path)
     for (int y = 0; y < conv->h; y++) memcpy(dst + (size_t)y * dstride, (unsigned char *)conv->pixels + (size_t)y * conv->pitch, (size_t)conv->w * 4);
     SDL_UnlockSurface(conv);
     cairo_surface_mark_dirty(img);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int rc = cairo_surface_write_to_png(img, tmp) == CAIRO_STATUS_SUCCESS && !rename(tmp, path) ? 0 : -1;
-    cairo_surface_destroy(img);
     SDL_FreeSurface(conv);
-    return rc;
+    afile f;
+    err_info e = {0};
+    if (afile_open(&f, path, "--screenshot", &e)) {
+        cairo_surface_destroy(img);
+        return -1;
+    }
+    return draw_file_finish(img, 1, &f, NULL, "--screenshot", &e) ? -1 : 0;
 }
 
 static void frame(app *a)
