@@ -17,11 +17,11 @@ enum {
     ERR_IO = 3,        /* file system or resource failure */
 };
 
-/* Room for a path of 768 bytes and the message around it: messages name the file first,
- * and a long name must not push the message out. (Larger costs the sanitizer build: the
- * simulator keeps an err_info on the stack per barrier operation; 2 KiB made it 15%
- * slower, 1 KiB is as fast as 256 bytes were.) */
-#define ERR_DETAIL_BYTES 1024
+/* Room for the longest message the libraries write (a deadlock's wait chain, whole) and
+ * for a long path with its message: messages name the file first. Hot paths must not keep
+ * an err_info on the stack per call (the sanitizer build pays for every such frame; the
+ * simulator keeps one for its barrier operations). */
+#define ERR_DETAIL_BYTES 4096
 
 typedef struct err_info {
     int code;

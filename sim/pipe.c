@@ -103,6 +103,7 @@ typedef struct cta_state {
 } cta_state;
 
 typedef struct sim {
+    err_info fe;                 /* the finding of the barrier operation at hand (one, not one per call on the stack) */
     const pipe_desc *d;
     const pipe_params *p;
     trace *tr;
@@ -307,10 +308,10 @@ static void bar_op(sim *s, uint32_t cta, uint32_t b, const mbar_event *ev, const
 {
     mbar *m = &s->bar[(size_t)cta * s->nbar + b];
     mbar_result res;
-    err_info fe;
+    err_info *fe = &s->fe;
     uint32_t phase_before = m->phase;
-    if (mbar_step(m, ev, m, &res, &fe) != ERR_OK)
-        note_finding(s, &fe, cta, w, b, iter);
+    if (mbar_step(m, ev, m, &res, fe) != ERR_OK)
+        note_finding(s, fe, cta, w, b, iter);
     if (res.phase_completed) {
         uint32_t stage = b % s->d->stages;
         int is_full = b < s->d->stages;
@@ -382,9 +383,9 @@ static int try_wait(sim *s, warp *w, uint32_t wi, uint32_t b, int64_t phase, uin
     mbar *m = &s->bar[(size_t)w->cta * s->nbar + b];
     mbar_event ev = {.op = MBAR_TEST_WAIT, .parity = parity, .has_intended = 1, .intended_phase = phase};
     mbar_result res;
-    err_info fe;
-    if (mbar_step(m, &ev, m, &res, &fe) != ERR_OK)
-        note_finding(s, &fe, w->cta, w, b, iter);
+    err_info *fe = &s->fe;
+    if (mbar_step(m, &ev, m, &res, fe) != ERR_OK)
+        note_finding(s, fe, w->cta, w, b, iter);
     if (res.wait_done)
         return 1;
     w->blocked = 1;
@@ -611,7 +612,7 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
 {
     const pipe_desc *d = s->d;
     int64_t cost = 0, done = s->now;
-    err_info fe;
+    err_info *fe = &s->fe;
     if (j < d->iterations) {
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
         uint32_t instr;
@@ -619,8 +620,8 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
         cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
         done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
-        if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, &fe) != ERR_OK)
-            note_finding(s, &fe, w->cta, w, group_bar(s), j);
+        if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
+            note_finding(s, fe, w->cta, w, group_bar(s), j);
         emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, group_bar(s), 0, bytes, 0);
         emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, group_bar(s), 0, bytes, TRACE_FLAG_FULL_BARRIER);
     }
@@ -646,10 +647,10 @@ static int group_wait_done(const warp *w, uint32_t n)
 static void group_done(sim *s, uint32_t wi)
 {
     warp *w = &s->w[wi];
-    err_info fe;
+    err_info *fe = &s->fe;
     mbar_cp_event ev = {.op = MBAR_CP_GROUP_DONE};
-    if (mbar_cpasync_step(&w->cp, &ev, &w->cp, NULL, &fe) != ERR_OK)
-        note_finding(s, &fe, w->cta, w, group_bar(s), w->cons_i);
+    if (mbar_cpasync_step(&w->cp, &ev, &w->cp, NULL, fe) != ERR_OK)
+        note_finding(s, fe, w->cta, w, group_bar(s), w->cons_i);
     if (w->gwait == GWAIT_GROUP && group_wait_done(w, s->d->cpasync_wait_prior)) {
         s->r->role[w->role].wait_full_ns += (double)(s->now - w->wait_start) / 1000.0;
         close_wait_span(s, w, s->now, 0);
@@ -972,14 +973,14 @@ static void warp_run(sim *s, uint32_t wi)
                 int landed = 1;
                 for (uint32_t k = 0; k < per; k++)
                     if (s->w[w->cta * per + k].cp.completed <= i) landed = 0;
-                err_info fe;
-                err_set(&fe, ERR_FINDING, "cpasync_read_before_complete",
+                err_info *fe = &s->fe;
+                err_set(fe, ERR_FINDING, "cpasync_read_before_complete",
                         "reads stage %u (iteration %u) after wait_group %u with %u groups committed: only groups "
                         "older than the %u most recent are guaranteed, so group %u may be in flight (%s in this run); "
                         "stages - 2 = %u would wait for it",
                         i % d->stages, i, d->cpasync_wait_prior, w->prod_j, d->cpasync_wait_prior, i,
                         landed ? "it had landed" : "it had not landed", d->stages - 2);
-                note_finding(s, &fe, w->cta, w, group_bar(s), i);
+                note_finding(s, fe, w->cta, w, group_bar(s), i);
             }
             int64_t cost = group_copy_commit(s, w, wi, w->prod_j++);
             rs->issue_ns += (double)cost / 1000.0;
@@ -1314,6 +1315,8 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
         }
         s.now = ev.t;
         r->sim_events++;
+        if (o->progress && (r->sim_events & ((1u << 20) - 1)) == 0)
+            o->progress(o->progress_user, r->sim_events);
         switch (ev.type) {
         case EV_WARP:
             warp_run(&s, ev.target);

@@ -24,6 +24,10 @@ extern "C" {
 typedef struct pipe_opts {
     const pipe_params *params;   /* NULL: H100 defaults */
     trace *out;                  /* NULL: no trace (faster) */
+    /* called every 2^20 simulated events with the count so far (NULL: none), for a
+     * command's progress line; the library itself prints nothing */
+    void (*progress)(void *user, uint64_t sim_events);
+    void *progress_user;
 } pipe_opts;
 
 typedef struct pipe_role_stats {

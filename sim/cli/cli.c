@@ -228,9 +228,6 @@ void cli_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* simulated events per second of one core (the release build on the examples) */
-#define CLI_SIM_EVENTS_PER_S 3e7
-
 int cli_sim_budget(const char *cmd, const pipe_desc *d, const pipe_params *p, int traced, int force, err_info *e)
 {
     pipe_budget b;

@@ -69,6 +69,9 @@ void cli_json_string(FILE *f, const char *s);
  * than a second says so on stderr before it starts. */
 struct pipe_desc;
 struct pipe_params;
+/* simulated events per second of one core (the release build on the examples) */
+#define CLI_SIM_EVENTS_PER_S 3e7
+
 int cli_sim_budget(const char *cmd, const struct pipe_desc *d, const struct pipe_params *p, int traced, int force,
                    err_info *e);
 

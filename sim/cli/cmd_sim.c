@@ -8,6 +8,7 @@
 #include "desc.h"
 #include "params.h"
 #include "pipe.h"
+#include "pipe_budget.h"
 #include "trace.h"
 
 static void usage(FILE *to)
@@ -150,6 +151,15 @@ static void print_result(const pipe_desc *d, const pipe_result *r, cli_format fm
                r->findings ? r->first.rule : "deadlock");
     if (trace_path)
         printf("trace: %s (%llu events)\n", trace_path, (unsigned long long)r->trace_events);
+}
+
+/* pipe_opts.progress: the share of the estimated events simulated so far (the estimate may
+ * fall short: the bar stays at 99% until the run ends) */
+static void sim_progress(void *user, uint64_t events)
+{
+    cli_progress *bar = user;
+    uint64_t cap = bar->total - bar->total / 100;
+    cli_progress_update(bar, events < cap ? events : cap);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -304,8 +314,17 @@ int cmd_sim(int argc, char **argv)
     trace t;
     trace_init(&t, TRACE_SRC_SIM);
     pipe_result r;
-    pipe_opts o = {.params = &p, .out = out ? &t : NULL};
-    if (pipe_run(&d, &o, &r, &e)) {
+    /* a progress line on a terminal for a run of more than about a second */
+    pipe_budget est;
+    pipe_budget_estimate(&d, out != NULL, &p, &est);
+    cli_progress bar;
+    cli_progress_begin(&bar, "sim", (uint64_t)est.sim_events);
+    int long_run = est.sim_events / CLI_SIM_EVENTS_PER_S > 1;
+    pipe_opts o = {.params = &p, .out = out ? &t : NULL, .progress = long_run && bar.enabled ? sim_progress : NULL,
+                   .progress_user = &bar};
+    int rc = pipe_run(&d, &o, &r, &e);
+    cli_progress_end(&bar);
+    if (rc) {
         trace_free(&t);
         return cli_report("sim", &e);
     }
