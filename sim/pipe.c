@@ -1315,7 +1315,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
         }
         s.now = ev.t;
         r->sim_events++;
-        if (o->progress && (r->sim_events & ((1u << 20) - 1)) == 0)
+        if (o && o->progress && (r->sim_events & ((1u << 20) - 1)) == 0)
             o->progress(o->progress_user, r->sim_events);
         switch (ev.type) {
         case EV_WARP:
