@@ -28,6 +28,11 @@ typedef struct hw_device {
 int hw_open(hw_device *d, char *msg, size_t msgsz);
 void hw_close(hw_device *d);
 const char *hw_cu_name(CUresult r);
+/* Compiles src with NVRTC for sm_90a (opts: further options), loads the module and finds
+ * `kernel`; on failure msg holds the first two lines of the compiler's log or the driver's
+ * error, and nothing is left loaded. */
+int hw_nvrtc_load(const char *src, const char *file, const char *const *opts, int nopts, const char *kernel,
+                  CUmodule *mod, CUfunction *fn, char *msg, size_t msgsz);
 
 /* ---- tensor maps ------------------------------------------------------------ */
 

@@ -97,41 +97,8 @@ int nvrtc_compile(const char *src, int record, compiled *out, char *msg, size_t 
 }
 int nvrtc_compile_def(const char *src, const char *def, compiled *out, char *msg, size_t msgsz)
 {
-    nvrtcProgram prog;
-    if (nvrtcCreateProgram(&prog, src, "tmahw_pipe.cu", 0, NULL, NULL) != NVRTC_SUCCESS) {
-        snprintf(msg, msgsz, "nvrtcCreateProgram failed");
-        return -1;
-    }
-    const char *opts[] = {"-arch=sm_90a", "-std=c++17", def, "-lineinfo"};
-    nvrtcResult r = nvrtcCompileProgram(prog, 4, opts);
-    if (r != NVRTC_SUCCESS) {
-        size_t n = 0;
-        nvrtcGetProgramLogSize(prog, &n);
-        std::vector<char> log(n + 1, 0);
-        nvrtcGetProgramLog(prog, log.data());
-        char *nl = strchr(log.data(), '\n');
-        if (nl && strchr(nl + 1, '\n'))
-            *strchr(nl + 1, '\n') = 0;
-        for (char *c = log.data(); *c; c++)
-            if (*c == '\n')
-                *c = ' ';
-        snprintf(msg, msgsz, "NVRTC: %s: %.400s", nvrtcGetErrorString(r), log.data());
-        nvrtcDestroyProgram(&prog);
-        return -1;
-    }
-    size_t n = 0;
-    nvrtcGetCUBINSize(prog, &n);
-    std::vector<char> cubin(n);
-    nvrtcGetCUBIN(prog, cubin.data());
-    nvrtcDestroyProgram(&prog);
-    CUresult cr = cuModuleLoadData(&out->mod, cubin.data());
-    if (cr == CUDA_SUCCESS)
-        cr = cuModuleGetFunction(&out->fn, out->mod, "tmahw_pipe");
-    if (cr != CUDA_SUCCESS) {
-        snprintf(msg, msgsz, "loading the module: %s", hw_cu_name(cr));
-        return -1;
-    }
-    return 0;
+    const char *opts[] = {def, "-lineinfo"};
+    return hw_nvrtc_load(src, "tmahw_pipe.cu", opts, 2, "tmahw_pipe", &out->mod, &out->fn, msg, msgsz);
 }
 
 struct runner {

@@ -1,6 +1,9 @@
 /* util: driver setup, names and JSON helpers of the hardware runner. */
 #include <cuda.h>
+#include <nvrtc.h>
+#include <stdio.h>
 #include <string.h>
+#include <vector>
 
 #include "hw.h"
 
@@ -93,4 +96,45 @@ const char *hw_bank_op_str(const bank_instr *in)
     static char buf[32];
     snprintf(buf, sizeof buf, "%s%s", bank_op_name(in->op), in->trans ? ".trans" : "");
     return buf;
+}
+
+int hw_nvrtc_load(const char *src, const char *file, const char *const *opts, int nopts, const char *kernel,
+                  CUmodule *mod, CUfunction *fn, char *msg, size_t msgsz)
+{
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, src, file, 0, NULL, NULL) != NVRTC_SUCCESS) {
+        snprintf(msg, msgsz, "nvrtcCreateProgram failed");
+        return -1;
+    }
+    std::vector<const char *> all = {"-arch=sm_90a", "-std=c++17"};
+    all.insert(all.end(), opts, opts + nopts);
+    nvrtcResult r = nvrtcCompileProgram(prog, (int)all.size(), all.data());
+    if (r != NVRTC_SUCCESS) {
+        size_t n = 0;
+        nvrtcGetProgramLogSize(prog, &n);
+        std::vector<char> log(n + 1, 0);
+        nvrtcGetProgramLog(prog, log.data());
+        char *nl = strchr(log.data(), '\n');
+        if (nl && strchr(nl + 1, '\n'))
+            *strchr(nl + 1, '\n') = 0;
+        for (char *c = log.data(); *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        snprintf(msg, msgsz, "NVRTC: %s: %.400s", nvrtcGetErrorString(r), log.data());
+        nvrtcDestroyProgram(&prog);
+        return -1;
+    }
+    size_t n = 0;
+    nvrtcGetCUBINSize(prog, &n);
+    std::vector<char> cubin(n);
+    nvrtcGetCUBIN(prog, cubin.data());
+    nvrtcDestroyProgram(&prog);
+    CUresult cr = cuModuleLoadData(mod, cubin.data());
+    if (cr == CUDA_SUCCESS && (cr = cuModuleGetFunction(fn, *mod, kernel)) != CUDA_SUCCESS)
+        cuModuleUnload(*mod);
+    if (cr != CUDA_SUCCESS) {
+        snprintf(msg, msgsz, "loading the module: %s", hw_cu_name(cr));
+        return -1;
+    }
+    return 0;
 }

@@ -125,29 +125,12 @@ static int compile_form(const wg_form &f, CUmodule *mod, CUfunction *fn, std::st
     snprintf(defs, sizeof defs, "#define N %u\n#define KK %u\n#define EB %u\n#define ONE %uu\n#define TEST_A %d\n#define ACC %s\n",
              f.n, wg_k(f.dtype), wg_dtype_bytes(f.dtype), one[f.dtype], f.test_a, integer ? "u32" : "float");
     std::string src = std::string(defs) + "#define WGMMA_ASM " + asm_text(f) + "\n" + kernel_src;
-    nvrtcProgram prog;
-    nvrtcCreateProgram(&prog, src.c_str(), "wg_probe.cu", 0, NULL, NULL);
-    const char *opts[] = {"-arch=sm_90a", "-std=c++17"};
-    nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
-    if (r != NVRTC_SUCCESS) {
-        size_t n = 0;
-        nvrtcGetProgramLogSize(prog, &n);
-        std::vector<char> log(n + 1, 0);
-        nvrtcGetProgramLog(prog, log.data());
-        msg = std::string("NVRTC: ") + log.data();
-        nvrtcDestroyProgram(&prog);
+    char err[600];
+    if (hw_nvrtc_load(src.c_str(), "wg_probe.cu", NULL, 0, "wg_probe", mod, fn, err, sizeof err)) {
+        msg = err;
         return -1;
     }
-    size_t n = 0;
-    nvrtcGetCUBINSize(prog, &n);
-    std::vector<char> cubin(n);
-    nvrtcGetCUBIN(prog, cubin.data());
-    nvrtcDestroyProgram(&prog);
-    CUresult cr = cuModuleLoadData(mod, cubin.data());
-    if (cr == CUDA_SUCCESS)
-        cr = cuModuleGetFunction(fn, *mod, "wg_probe");
-    if (cr == CUDA_SUCCESS)
-        cr = cuFuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, WG_REGION + 4096 + 1024);
+    CUresult cr = cuFuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, WG_REGION + 4096 + 1024);
     if (cr != CUDA_SUCCESS) {
         msg = std::string("loading the module: ") + hw_cu_name(cr);
         return -1;
