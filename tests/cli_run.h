@@ -35,13 +35,6 @@ static inline char *slurp(const char *path)
     return s;
 }
 
-static inline run_result cli_run_bin(const char *bin, const char *subcommand, const char *args);
-
-static inline run_result cli_run(const char *subcommand, const char *args)
-{
-    return cli_run_bin(TMASIM_BIN, subcommand, args);
-}
-
 /* `BIN SUBCOMMAND ARGS`: cli_run with another build of tmasim */
 static inline run_result cli_run_bin(const char *bin, const char *subcommand, const char *args)
 {
@@ -55,6 +48,11 @@ static inline run_result cli_run_bin(const char *bin, const char *subcommand, co
     run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
     unlink(out), unlink(err), rmdir(dir);
     return r;
+}
+
+static inline run_result cli_run(const char *subcommand, const char *args)
+{
+    return cli_run_bin(TMASIM_BIN, subcommand, args);
 }
 
 static inline void done(run_result *r) { free(r->out), free(r->err); }
