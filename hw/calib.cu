@@ -541,6 +541,57 @@ int b_math(ctx &c)
     return 0;
 }
 
+typedef void (*ffma_block_kernel)(int, u64 *, float *);
+
+/* The generated math block's FFMA rate by its code size and warps per sub-partition:
+ * small blocks run from the instruction cache, large ones wait for fetches. */
+int b_ifetch(ctx &c)
+{
+    const int n8s[8] = {64, 128, 192, 256, 320, 384, 512, 1024};
+    const ffma_block_kernel ks[8] = {ck_ffma_block<64>,  ck_ffma_block<128>, ck_ffma_block<192>, ck_ffma_block<256>,
+                                     ck_ffma_block<320>, ck_ffma_block<384>, ck_ffma_block<512>, ck_ffma_block<1024>};
+    const int per[4] = {1, 2, 4, 8};
+    double cyc[4][8];
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 8; i++) {
+            const int reps = 16384 / n8s[i];
+            ks[i]<<<c.sms, 128 * per[k]>>>(reps, c.dout, (float *)c.dsink);
+            if (fetch(c, 64 * (size_t)c.sms))
+                return -1;
+            /* the sub-partition's cycles per FFMA: the CTA's span over the instructions of the
+             * warps on one sub-partition */
+            cyc[k][i] = quantile(cta_spans(c, 4 * per[k]), 0.5) / (8.0 * n8s[i] * reps * per[k]);
+        }
+    std::string one;
+    int knee = 0;   /* the largest block one warp still runs within 20% of the smallest's rate */
+    for (int i = 0; i < 8; i++) {
+        one += fmt("%s%d KiB %.2f", i ? ", " : "", n8s[i] * 8 * 16 / 1024, cyc[0][i]);
+        if (cyc[0][i] <= 1.2 * cyc[0][0])
+            knee = i;
+    }
+    add1(c, "ifetch", "ffma_unrolled_cycles", "cycles", true, cyc[0][0],
+         "the generated FFMA block fully unrolled (8 KiB of code), one warp per sub-partition, one CTA per SM: "
+         "cycles per FFMA");
+    add1(c, "ifetch", "ffma_unrolled_smsp_cycles", "cycles", true, cyc[2][0],
+         fmt("the same with 4 warps per sub-partition: cycles per FFMA on the sub-partition (1 warp %.3f, 2 %.3f, "
+             "8 %.3f)",
+             cyc[0][0], cyc[1][0], cyc[3][0]));
+    add1(c, "ifetch", "icache_bytes", "bytes", true, n8s[knee] * 8 * 16.0,
+         fmt("the largest unrolled FFMA block one warp runs within 20%% of the 8 KiB block's rate (cycles per FFMA "
+             "by code size: %s)",
+             one.c_str()));
+    for (int k = 0; k < 4; k++) {
+        std::string pts;
+        for (int i = 0; i < 8; i++)
+            pts += fmt("%s%d KiB %.2f", i ? ", " : "", n8s[i] * 8 * 16 / 1024, cyc[k][i]);
+        add1(c, "ifetch", fmt("ffma_fetch_%dw_cycles", per[k]).c_str(), "cycles", true, cyc[k][6],
+             fmt("the unrolled FFMA block of 64 KiB (past the instruction cache), %d warp(s) per sub-partition: "
+                 "cycles per FFMA on the sub-partition (by code size: %s)",
+                 per[k], pts.c_str()));
+    }
+    return 0;
+}
+
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -896,14 +947,14 @@ void usage(FILE *f)
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters\n"
+            "                 clusters ifetch\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters"};
+                               "clusters", "ifetch"};
 
 } // namespace
 
@@ -940,7 +991,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters)\n",
+                            "clusters, ifetch)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -986,7 +1037,8 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
                : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
-               : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b_clusters(c);
+               : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
+               : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

@@ -278,6 +278,35 @@ __global__ void ck_ffma(int n8, u64 *out, float *sink)
     }
 }
 
+/* The generated math block as the pipeline kernel has it: N8 groups of 8 FFMA on 8 chains,
+ * fully unrolled (N8 x 8 x 16 bytes of straight-line code), run `reps` times. Past the
+ * instruction cache the warp waits for its instructions to be fetched. */
+template <int N8>
+__global__ void ck_ffma_block(int reps, u64 *out, float *sink)
+{
+    const u32 lane = threadIdx.x & 31;
+    float a0 = (float)lane, a1 = a0 + 1.f, a2 = a0 + 2.f, a3 = a0 + 3.f, a4 = a0 + 4.f, a5 = a0 + 5.f, a6 = a0 + 6.f,
+          a7 = a0 + 7.f;
+    const float m = 0.999f, c = 0.5f;
+    u64 t0 = ck_clk();
+    for (int r = 0; r < reps; r++) {
+#pragma unroll
+        for (int n = 0; n < N8; n++)
+            asm volatile("fma.rn.f32 %0, %0, %8, %9;\n\tfma.rn.f32 %1, %1, %8, %9;\n\t"
+                         "fma.rn.f32 %2, %2, %8, %9;\n\tfma.rn.f32 %3, %3, %8, %9;\n\t"
+                         "fma.rn.f32 %4, %4, %8, %9;\n\tfma.rn.f32 %5, %5, %8, %9;\n\t"
+                         "fma.rn.f32 %6, %6, %8, %9;\n\tfma.rn.f32 %7, %7, %8, %9;"
+                         : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7)
+                         : "f"(m), "f"(c));
+    }
+    const float r = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+    u64 t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
+    }
+}
+
 /* mma.sync.m16n8k16 f32 += f16 x f16 into CHAINS independent accumulators per warp. */
 template <int CHAINS>
 __global__ void ck_mma(int n, u64 *out, float *sink)
