@@ -160,8 +160,7 @@ static void trace_begin(sim *s)
     snprintf(s->tr->gpu, sizeof s->tr->gpu, "H100 SXM (sim)");
 }
 
-/* Each warp's role: the producer warps first, then the consumers (mixed warps in the
- * modes without a producer, where the copying consumers also load). */
+/* Each warp's role and whether it copies (pipe_plan's role rule). */
 static void assign_roles(sim *s)
 {
     const pipe_desc *d = s->d;
@@ -176,8 +175,8 @@ static void assign_roles(sim *s)
             } else {
                 w->is_consumer = 1;
                 w->consumer_rank = (uint8_t)(k - d->producer_warps);
-                w->role = pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED;
-                w->copier = d->mode == PIPE_CPASYNC || (d->mode == PIPE_MULTISTAGE && w->consumer_rank == 0);
+                w->role = (uint8_t)pipe_plan_consumer_role(d);
+                w->copier = (uint8_t)pipe_plan_copier(d, w->consumer_rank);
             }
             s->r->role[w->role].warps++;
         }

@@ -119,14 +119,14 @@ double tensors_l2_hit(const sim *s)
  * (2 x 16 x 8 x 16 flops) into MMA_CHAINS independent accumulators per warp. One warp on
  * a sub-partition cannot reach the tensor-core rate: each mma waits for the previous one
  * on its accumulator, so an instruction costs max(rate, latency / chains). */
-#define MMA_FLOPS_PER_INSTR 4096.0
+#define MMA_FLOPS_PER_INSTR ((double)PIPE_MMA_FLOPS_PER_INSTR)
 #define MMA_CHAINS 4.0
 
 static double math_cycles(const pipe_desc *d, const pipe_params *p)
 {
     if (d->math == PIPE_MATH_FMA)
         return (double)d->math_amount * p->ffma_cycles + p->math_tail_cycles;
-    double instr = (double)((d->math_amount + (uint64_t)MMA_FLOPS_PER_INSTR - 1) / (uint64_t)MMA_FLOPS_PER_INSTR);
+    double instr = (double)pipe_plan_mma_instructions(d);
     double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
     return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
 }
@@ -136,7 +136,7 @@ double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
     if (d->math == PIPE_MATH_FMA)
         return (double)d->math_amount * p->ffma_cycles;
     if (d->math == PIPE_MATH_MMA) {
-        double instr = (double)((d->math_amount + (uint64_t)MMA_FLOPS_PER_INSTR - 1) / (uint64_t)MMA_FLOPS_PER_INSTR);
+        double instr = (double)pipe_plan_mma_instructions(d);
         return instr * MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp;
     }
     return 0;

@@ -91,7 +91,7 @@ void pipe_evidence(const sim *s, pipe_result *r)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
-    const pipe_role_stats *cons = &r->role[pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED];
+    const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(d)];
     double t = r->kernel_ns > 0 ? (double)r->kernel_ns : 1;
     double ctime = (double)cons->warps * t;
     verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1};
@@ -109,7 +109,7 @@ void pipe_sentence(const sim *s, pipe_result *r)
 {
     const pipe_desc *d = s->d;
     const verdict_evidence *ev = &r->evidence;
-    const pipe_role_stats *cons = &r->role[pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED];
+    const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(d)];
     double ctime = (double)cons->warps * (double)(r->kernel_ns ? r->kernel_ns : 1);
     const char *data_wait = d->cpasync_groups ? "on their cp.async groups" : "on full barriers";
     char *b = r->bottleneck;

@@ -16,6 +16,7 @@
 
 #include "mbar.h"
 #include "pipe.h"
+#include "pipe_plan.h"
 
 /* ---------------------------------------------------------------- event heap */
 enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE, EV_CP_GROUP_DONE };
