@@ -31,6 +31,7 @@
 
 #include "hw.h"
 #include "pipe.h"
+#include "pipe_plan.h"
 #include "run.h"
 #include "run_gen.h"
 #include "run_ref.h"
@@ -148,9 +149,7 @@ int launch_rec_cb(void *ctx) { return launch((runner *)ctx, 0); }
 
 const char *role_of(const pipe_desc *d, uint32_t warp)
 {
-    if (warp < d->producer_warps)
-        return "producer";
-    return pipe_desc_has_producer(d) ? "consumer" : "mixed";
+    return trace_role_name(pipe_plan_role(d, warp));
 }
 
 /* What the GPU makes of the launch: CTAs per SM (each CTA requests its share of the SM's

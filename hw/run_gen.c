@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "access.h"
+#include "pipe_plan.h"
 #include "pipe_rules.h"
 
 typedef struct sbuf {
@@ -114,32 +114,30 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
             return err_set(e, ERR_BAD_INPUT, "probe_box_512", "tensors[0]: fewer than 32 chunks of box data");
         return ERR_OK;
     }
-    tm_plan plan;
-    int rc = plan_of(d, g->rd_tensor, &plan, e);
-    if (rc)
-        return rc;
-    access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
-    uint32_t n = 0;
-    if (access_generate(&lay, &d->reads, NULL, 0, &n, e) != ERR_OK || n == 0)
-        return ERR_BAD_INPUT;
-    bank_instr *in = malloc(sizeof *in * n);
+    pipe_plan_read *in = NULL;
+    uint32_t n = 0, bad;
+    int rc = pipe_plan_reads(d, &in, &n, &bad, e);
+    if (rc != ERR_OK || n == 0) {
+        free(in);
+        return rc == ERR_IO ? rc : ERR_BAD_INPUT;
+    }
     g->rd_share = d->reads.warps ? d->reads.warps : 1;
     g->rd_n = n / g->rd_share;
     g->rd_tab = malloc(sizeof *g->rd_tab * 32 * n);
-    if (!in || !g->rd_tab || access_generate(&lay, &d->reads, in, n, &n, e) != ERR_OK) {
+    if (!g->rd_tab) {
         free(in);
-        return in && g->rd_tab ? ERR_BAD_INPUT : err_set(e, ERR_IO, "out_of_memory", "read table");
+        return err_set(e, ERR_IO, "out_of_memory", "read table");
     }
-    g->rd_op = in[0].op;
-    g->rd_trans = in[0].trans;
-    const uint32_t tbase = d->smem_base + d->tensors[g->rd_tensor].smem_offset;
+    g->rd_op = in[0].in.op;
+    g->rd_trans = in[0].in.trans;
+    const uint32_t tbase = pipe_plan_stage_address(d, 0, g->rd_tensor);
     uint32_t used = bank_op_matrices(g->rd_op) ? 8 * bank_op_matrices(g->rd_op) : 32;
     /* instruction k belongs to warp k % share (access.c hands passes to warps in turn) */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t chunk = k % g->rd_share, q = k / g->rd_share;
         for (uint32_t l = 0; l < 32; l++) {
             /* lanes an ldmatrix ignores repeat lane 0's row (a valid address) */
-            uint32_t a = l < used ? in[k].addr[l] : in[k].addr[0];
+            uint32_t a = l < used ? in[k].in.addr[l] : in[k].in.addr[0];
             g->rd_tab[(chunk * g->rd_n + q) * 32 + l] = a - tbase;
         }
     }
@@ -170,7 +168,6 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
     /* pipe_desc_derive ran pipe_rules_check: what follows only builds tables */
     g->nwarps = d->producer_warps + d->consumer_warps;
     g->smem_pad = d->smem_base % 1024u;
-    uint32_t stage = 0;
     for (uint32_t t = 0; t < d->ntensors; t++) {
         const desc_tensor *ten = &d->tensors[t];
         uint32_t n = 1;
@@ -180,9 +177,6 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
             n = n * per > (1u << 30) ? (1u << 30) : n * per;
         }
         g->ntiles[t] = n;
-        uint32_t end = ten->smem_offset + ((ten->footprint_bytes + 1023u) & ~1023u);
-        if (end > stage)
-            stage = end;
         if (d->multicast) {
             tm_plan plan;
             int rc = plan_of(d, t, &plan, e);
@@ -193,7 +187,7 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
             g->slice_smem[t] = g->slice_rows[t] * (plan.rows / outer) * plan.row_pitch;
         }
     }
-    g->stage_bytes = stage;
+    g->stage_bytes = pipe_plan_stage_stride(d);
     g->dyn_smem_bytes = pipe_rules_stage_smem(d);
     prepare_ring(d, g);
 
@@ -201,7 +195,7 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
     if (rc)
         return rc;
 
-    if (d->mode == PIPE_CPASYNC || d->mode == PIPE_STASYNC) {
+    if (pipe_plan_chunk_copies(d)) {
         uint32_t cap_chunks = d->copy_bytes / 16 + 16;
         g->cp_tab = malloc(sizeof *g->cp_tab * cap_chunks);
         if (!g->cp_tab)
@@ -276,7 +270,7 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     sb_printf(&b, "#define RD_PROBE %d\n#define RD_TENSOR %u\n#define RD_SHARE %u\n#define RD_N %u\n#define RD_REPEAT %u\n",
               g->rd_probe, g->rd_tensor, g->rd_share, g->rd_n, g->rd_repeat);
     sb_printf(&b, "#define MATH %d /* %s */\n#define MATH_N %llu\n", (int)d->math, pipe_math_name(d->math),
-              (unsigned long long)(d->math == PIPE_MATH_MMA ? d->math_amount / 4096u : d->math_amount));
+              (unsigned long long)(d->math == PIPE_MATH_MMA ? d->math_amount / PIPE_MMA_FLOPS_PER_INSTR : d->math_amount));
     sb_printf(&b, "#define STORE_EVERY %u\n#define ST_ROWS %u\n", g->stores_per_cta ? d->store_every : 0u,
               g->store_rows);
     sb_printf(&b, "#define CP_CHUNKS %u\n", g->cp_chunks);

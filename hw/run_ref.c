@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipe_plan.h"
+
 static uint64_t mix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
@@ -270,9 +272,7 @@ int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw,
                     n = g->ev_cap;
                 }
                 const run_raw_ev *ev = raw->ev + gw * g->ev_cap;
-                uint8_t role = w < d->producer_warps    ? TRACE_ROLE_PRODUCER
-                               : pipe_desc_has_producer(d) ? TRACE_ROLE_CONSUMER
-                                                           : TRACE_ROLE_MIXED;
+                uint8_t role = (uint8_t)pipe_plan_role(d, w);
                 uint32_t base = c - c % d->cluster;
                 for (uint32_t k = 0; k < n; k++) {
                     run_raw_ev rr = ev[k];

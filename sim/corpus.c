@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pipe_plan.h"
+
 int corpus_split(const char *name)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -150,7 +152,7 @@ size_t corpus_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *b
         pick_tensor(&r, &t[k]);
     uint32_t stage = 0;
     for (uint32_t k = 0; k < ntens; k++)
-        stage += (t[k].pitch * t[k].box1 + 1023u) & ~1023u;
+        stage += pipe_plan_slot_bytes(t[k].pitch * t[k].box1);
     /* stages and CTAs per SM within 228 KB per SM (stages, alignment, event ring) and
      * 2048 threads */
     uint32_t cps_max = 2048u / (warps * 32u);
@@ -208,7 +210,7 @@ size_t corpus_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *b
     else if (m < 6)
         put(&o, "  math: {kind: fma, amount: %u}\n", pow2(&r, 4, 12));
     else
-        put(&o, "  math: {kind: mma, amount: %u}\n", 4096u * pow2(&r, 0, 8));
+        put(&o, "  math: {kind: mma, amount: %u}\n", PIPE_MMA_FLOPS_PER_INSTR * pow2(&r, 0, 8));
     if (tma && below(&r, 5) == 0) {
         static const uint32_t every[] = {1, 2, 4, 8, 16};
         put(&o, "store: {bytes: %u, every: %u%s}\n", t[0].bytes, pick(&r, every, 5), below(&r, 2) ? ", reduce: add" : "");

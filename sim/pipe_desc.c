@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bank.h"
+#include "pipe_plan.h"
 #include "pipe_rules.h"
 
 static const char *const mode_names[PIPE_MODE_COUNT] = {"warp_specialized", "multistage", "cp_async", "st_async"};
@@ -153,7 +154,7 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         ten->tx_bytes = plan.tx_bytes;
         ten->footprint_bytes = plan.footprint_bytes;
         ten->smem_offset = offset;
-        offset += (plan.footprint_bytes + 1023u) & ~1023u;   /* 1024: the 128B-swizzle atom */
+        offset += pipe_plan_slot_bytes(plan.footprint_bytes);
         copy += plan.tx_bytes;
     }
     uint64_t smem = (uint64_t)offset * d->stages;
@@ -175,35 +176,22 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         if (d->reads_tensor >= d->ntensors)
             return err_set(e, ERR_BAD_INPUT, "consumer.reads.tensor", "%s: field 'consumer.reads.tensor' = %u (allowed 0..%u)",
                            f, d->reads_tensor, d->ntensors - 1);
-        const desc_tensor *ten = &d->tensors[d->reads_tensor];
-        tm_plan plan;
-        tm_copy c = {.smem_address = d->smem_base + ten->smem_offset};
-        tm_plan_copy(&ten->map, &c, &plan, NULL);
-        access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
-        enum { MAX_INSTR = 1 << 16 };
-        bank_instr *in = malloc(sizeof *in * MAX_INSTR);
-        if (!in)
-            return err_set(e, ERR_IO, "out_of_memory", "access generator buffer");
-        uint32_t n = 0;
+        pipe_plan_read *in = NULL;
+        uint32_t n = 0, bad = 0;
         err_info ae = {0};
-        int rc = access_generate(&lay, &d->reads, in, MAX_INSTR, &n, &ae);
-        if (rc != ERR_OK) {
-            free(in);
+        int rc = pipe_plan_reads(d, &in, &n, &bad, &ae);
+        if (rc == ERR_IO)
+            return err_set(e, ERR_IO, ae.rule, "%s", ae.detail);
+        if (rc != ERR_OK && bad == UINT32_MAX)
             return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %s: %s", f, ae.rule, ae.detail);
-        }
+        if (rc != ERR_OK)
+            return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': instruction %u: %s: %s", f, bad,
+                           ae.rule, ae.detail);
         uint64_t wf = 0, ideal = 0, bytes = 0;
         for (uint32_t i = 0; i < n; i++) {
-            bank_result br;
-            if (bank_analyse_counts(&in[i], &br, &ae) != ERR_OK) {
-                free(in);
-                return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': instruction %u: %s: %s", f, i,
-                               ae.rule, ae.detail);
-            }
-            wf += br.wavefronts;
-            ideal += br.ideal;
-            uint32_t lanes = in[i].active_mask ? (uint32_t)__builtin_popcount(in[i].active_mask) : 32u;
-            uint32_t m = bank_op_matrices(in[i].op);
-            bytes += m ? (uint64_t)m * 128u : (uint64_t)lanes * bank_op_access_bytes(in[i].op);
+            wf += in[i].wavefronts;
+            ideal += in[i].ideal;
+            bytes += in[i].bytes;
         }
         free(in);
         uint32_t rep = d->reads_repeat ? d->reads_repeat : 1;

@@ -10,12 +10,7 @@
 
 uint32_t pipe_rules_stage_smem(const pipe_desc *d)
 {
-    uint32_t stage = 0;
-    for (uint32_t t = 0; t < d->ntensors; t++) {
-        uint32_t end = d->tensors[t].smem_offset + ((d->tensors[t].footprint_bytes + 1023u) & ~1023u);
-        if (end > stage)
-            stage = end;
-    }
+    uint32_t stage = pipe_plan_stage_stride(d);
     /* stage 0 sits at smem_base % 1024 inside a 1024-aligned block, after up to 1023 bytes
      * of alignment slack of the dynamic shared window */
     return stage * d->stages + 1024u + d->smem_base % 1024u;
@@ -102,7 +97,7 @@ static int check_tensor(const pipe_desc *d, uint32_t t, uint32_t *chunks, err_in
                            "%s: field 'cluster.multicast': tensors[%u] box outer dimension %u does not split into %u "
                            "slices of 128-byte aligned rows", f, t, outer, d->cluster);
     }
-    if (d->mode == PIPE_CPASYNC || d->mode == PIPE_STASYNC) {
+    if (pipe_plan_chunk_copies(d)) {
         uint32_t eb = elem_bytes(&ten->map);
         if (ten->map.elem_strides[0] > 1 || (ten->map.box[0] * eb) % 16)
             return err_set(e, ERR_BAD_INPUT, "copy_rows_16_bytes",
@@ -249,7 +244,7 @@ int pipe_rules_check(const pipe_desc *d, err_info *e)
         if (rc)
             return rc;
     }
-    if ((d->mode == PIPE_CPASYNC || d->mode == PIPE_STASYNC) && chunks * 16u != d->copy_bytes)
+    if (pipe_plan_chunk_copies(d) && chunks * 16u != d->copy_bytes)
         return err_set(e, ERR_BAD_INPUT, "copy_chunks", "%s: field 'tensors': %u chunks of 16 bytes for %u copy bytes "
                        "(cp.async/st.async copy every byte of the stage in 16-byte chunks)", FILE_OF(d), chunks,
                        d->copy_bytes);

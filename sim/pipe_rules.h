@@ -9,15 +9,15 @@
 
 #include "desc.h"
 #include "err.h"
+#include "pipe_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Shared memory of one SM (bytes), the most one block may have, and what the system
- * keeps per resident block: Hopper (H100, H200). */
+/* Shared memory of one SM (bytes) and what the system keeps per resident block: Hopper
+ * (H100, H200); the most one block may have is PIPE_SMEM_PER_BLOCK (pipe_plan.h). */
 #define PIPE_SMEM_PER_SM (228u * 1024u)
-#define PIPE_SMEM_PER_BLOCK (227u * 1024u)
 #define PIPE_SMEM_RESERVED_PER_BLOCK 1024u
 #define PIPE_THREADS_PER_SM 2048u
 /* The runner's kernel: static shared memory (barriers, start clock, abort flag) is

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "access.h"
-#include "tm.h"
+#include "pipe_plan.h"
 
 /* Lanes of ldmatrix/stmatrix past the op's matrices give no address (bank.h). */
 static int lane_takes_part(const bank_instr *in, uint32_t lane)
@@ -50,50 +50,41 @@ int view_bank_build(const pipe_desc *d, const trace_event *ev, uint32_t instr, v
                        d->name);
     if (d->reads_tensor >= d->ntensors)
         return err_set(e, ERR_BAD_INPUT, "consumer.reads.tensor", "tensor %u of %u", d->reads_tensor, d->ntensors);
-    uint32_t warps = d->reads.warps ? d->reads.warps : 1;
-    int rc = warp_slot(d, ev, warps, &out->warp_slot, e);
+    pipe_plan plan;
+    int rc = pipe_plan_build(d, &plan, e);
     if (rc) return rc;
-
-    uint32_t stride = 0;
-    for (uint32_t t = 0; t < d->ntensors; t++) stride += (d->tensors[t].footprint_bytes + 1023u) & ~1023u;
-    const desc_tensor *ten = &d->tensors[d->reads_tensor];
-    uint32_t base = d->smem_base ? d->smem_base : 1024u;
-    tm_copy c = {.smem_address = base + ev->stage * stride + ten->smem_offset};
-    tm_plan plan;
-    rc = tm_plan_copy(&ten->map, &c, &plan, e);
-    if (rc) return rc;
-    access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
-    uint32_t n = 0;
-    rc = access_generate(&lay, &d->reads, NULL, 0, &n, e);
-    if (rc) return rc;
-    if (n == 0) return err_set(e, ERR_BAD_INPUT, "consumer.reads", "the access pattern generates no instruction");
-    bank_instr *all = malloc((size_t)n * sizeof *all);
-    if (!all) return err_set(e, ERR_IO, "memory", "out of memory for %u instructions", n);
-    rc = access_generate(&lay, &d->reads, all, n, &n, e);
+    uint32_t warps = plan.read_share, n = plan.nreads;
+    rc = warp_slot(d, ev, warps, &out->warp_slot, e);
+    if (!rc && n == 0) rc = err_set(e, ERR_BAD_INPUT, "consumer.reads", "the access pattern generates no instruction");
     uint32_t mine = out->warp_slot < n ? (n - out->warp_slot + warps - 1) / warps : 0;
     if (!rc && mine == 0) rc = err_set(e, ERR_BAD_INPUT, "warp", "warp slot %u gets no instruction", out->warp_slot);
-    out->repeat = d->reads_repeat ? d->reads_repeat : 1;
-    for (uint32_t k = 0; !rc && k < mine; k++) {
-        bank_result r;
-        rc = bank_analyse(&all[out->warp_slot + k * warps], &r, e);
-        out->warp_wavefronts += r.wavefronts;
-        out->warp_ideal += r.ideal;
-    }
     if (rc) {
-        free(all);
+        pipe_plan_free(&plan);
         return rc;
+    }
+    out->repeat = plan.read_repeat;
+    for (uint32_t k = 0; k < mine; k++) {
+        out->warp_wavefronts += plan.reads[out->warp_slot + k * warps].wavefronts;
+        out->warp_ideal += plan.reads[out->warp_slot + k * warps].ideal;
     }
     out->warp_wavefronts *= out->repeat;
     out->warp_ideal *= out->repeat;
     if (instr >= mine) instr = mine - 1;
-    out->in = all[out->warp_slot + instr * warps];
-    free(all);
+    /* the plan's reads are stage 0's; a stage lies a whole number of swizzle atoms
+     * further on, so only the addresses move */
+    out->in = plan.reads[out->warp_slot + instr * warps].in;
+    pipe_plan_free(&plan);
+    uint32_t shift = ev->stage * plan.stage_stride;
+    for (uint32_t l = 0; l < BANK_LANES; l++)
+        if (lane_takes_part(&out->in, l)) out->in.addr[l] += shift;
+    uint32_t tile_address = pipe_plan_stage_address(d, ev->stage, d->reads_tensor);
+    const desc_tensor *ten = &d->tensors[d->reads_tensor];
     rc = bank_analyse(&out->in, &out->res, e);
     if (rc) return rc;
 
     out->stage = ev->stage;
     out->tensor = d->reads_tensor;
-    out->tile_address = c.smem_address;
+    out->tile_address = tile_address;
     out->warps = warps;
     out->instr = instr;
     out->warp_instrs = mine;
@@ -122,7 +113,7 @@ int view_bank_build(const pipe_desc *d, const trace_event *ev, uint32_t instr, v
     out->bytes_mismatch = d->read_bytes && ev->bytes != d->read_bytes;
     snprintf(out->caption, sizeof out->caption, "%.31s %s %u B/lane, stage %u @0x%x: instr %u of %u",
              ten->name, access_pattern_name(d->reads.pattern), d->reads.bytes_per_lane ? d->reads.bytes_per_lane : 16,
-             ev->stage, c.smem_address, instr + 1, mine);
+             ev->stage, tile_address, instr + 1, mine);
     snprintf(out->summary, sizeof out->summary, "%s: %u wavefronts (ideal %u), %u conflicts", bank_op_name(out->in.op),
              out->res.wavefronts, out->res.ideal, out->res.conflicts);
     return ERR_OK;

@@ -1,18 +1,12 @@
 /* view_bank: the bank picture of a selected shared-memory read (tmaview's state panel).
  *
  * A smem_read event only says who read (cta, warp), which stage, which iteration and
- * how many bytes. The instructions themselves are rebuilt from the pipeline
- * description that produced the trace: the stage's tile is placed by the TMA model
- * (tm_plan_copy at the stage's shared address), the description's access generator
- * (sim/access.h) emits the reads over it, and bank_analyse() scores them. The grid is
- * the hardware's view of one instruction: 32 columns (banks) by one row per wavefront,
- * each cell naming the lanes that bank serves in that wavefront.
- *
- * Shared-memory map (pipe_desc_derive's): stage s starts at smem_base + s * stride,
- * stride = sum over tensors of footprint rounded up to 1024 bytes; tensor t sits at
- * its smem_offset inside the stage. Instruction i of the generated list belongs to
- * warp i % reads.warps of a warpgroup (one warp: all of them). GUI-free and tested
- * without a window; draw_timeline.c only turns it into pixels. */
+ * how many bytes. The instructions themselves come from the plan of the pipeline
+ * description that produced the trace (pipe_plan.h: the stage map, the consumers' read
+ * instructions and their bank scores); bank_analyse() gives the shown instruction's
+ * wavefronts. The grid is the hardware's view of one instruction: 32 columns (banks) by
+ * one row per wavefront, each cell naming the lanes that bank serves in that wavefront.
+ * GUI-free and tested without a window; draw_timeline.c only turns it into pixels. */
 #ifndef TMASCOPE_VIEW_BANK_H
 #define TMASCOPE_VIEW_BANK_H
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "draw_tile.h"
+#include "pipe_plan.h"
 #include "tm_flags.h"
 
 static void usage(FILE *to)
@@ -467,7 +468,7 @@ static uint32_t plan_mode(const bank_opts *o, tm_swizzle sw, tm_plan *plans, err
     for (uint32_t k = 0; k < n; k++) {
         if (tm_plan_copy(&desc, &c, &plans[k], e)) return 0;
         c.coords[0] += (int32_t)w;
-        c.smem_address += (plans[k].footprint_bytes + 1023u) & ~1023u;
+        c.smem_address += pipe_plan_slot_bytes(plans[k].footprint_bytes);
     }
     return n;
 }

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "draw_tile.h"
+#include "pipe_plan.h"
 #include "tm.h"
 
 #define TILE 64u                /* rows and columns of the f16 tile */
@@ -62,7 +63,7 @@ static int plan_mode(mode_tile *m, tm_swizzle s, err_info *e)
         if (rc != ERR_OK)
             return rc;
         /* Next box on the next 1024-byte boundary, the strictest swizzle alignment. */
-        smem += (m->plan[b].footprint_bytes + 1023u) & ~1023u;
+        smem += pipe_plan_slot_bytes(m->plan[b].footprint_bytes);
     }
     return ERR_OK;
 }

@@ -9,6 +9,7 @@
 #include "params.h"
 #include "pipe.h"
 #include "pipe_budget.h"
+#include "pipe_plan.h"
 #include "trace.h"
 
 static void usage(FILE *to)
@@ -286,7 +287,7 @@ int cmd_sim(int argc, char **argv)
             pipe_opts o = {.params = &pk};
             if (pipe_run(&dk, &o, &r, &e))
                 return cli_report("sim", &e);
-            int cons = pipe_desc_has_producer(&dk) ? TRACE_ROLE_CONSUMER : TRACE_ROLE_MIXED;
+            int cons = pipe_plan_consumer_role(&dk);
             double wf = 100.0 * r.role[cons].wait_full_ns / ((double)r.role[cons].warps * (double)(r.kernel_ns ? r.kernel_ns : 1));
             const char *verdict = r.findings || r.deadlock ? "BUG" : "ok";
             cli_progress_end(&bar);   /* the bar's line is cleared before a row is written */

@@ -1,0 +1,217 @@
+/* pipe_cost: the simulator's cost model. What each step of a warp's program costs it and
+ * the shared units it occupies: the sub-partitions' issue slots, the cp.async copy loop's
+ * trips, a copy's transfer through the SM's TMA unit or intake and the GPU's L2 and DRAM,
+ * the L2 reuse of the tensors' tiles, the math pipes, the shared-memory port, the stores.
+ * Formulas and parameters (params.h) live here and nowhere else in the simulator. */
+#include <math.h>
+#include <stdint.h>
+
+#include "pipe_sim.h"
+
+/* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` issue
+ * slots of its sub-partition: the slots are served in turn among the sub-partition's
+ * warps, so with many warps on it the stretch ends when its last instruction could
+ * issue. Returns the end time. */
+int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
+{
+    int64_t *free_at = &s->issue_free[s->cta[w->cta].sm * 4 + w->smsp];
+    int64_t served = (s->now > *free_at ? s->now : *free_at) + (int64_t)(cycles * s->ps_per_cycle);
+    *free_at = served;
+    return served > s->now + dur_ps ? served : s->now + dur_ps;
+}
+
+/* The trips of consumer warp `rank`'s cp.async copy loop over its share of a stage, as the
+ * generated kernel makes them (hw/run_gen.c: the stage's 16-byte chunks, split evenly over
+ * the warps, 32 lanes a trip). */
+static uint32_t copy_trips(const pipe_desc *d, uint32_t rank)
+{
+    uint32_t n = d->copy_bytes / 16, c0 = (uint32_t)((uint64_t)rank * n / d->consumer_warps);
+    uint32_t c1 = (uint32_t)((uint64_t)(rank + 1) * n / d->consumer_warps);
+    return c1 > c0 ? (c1 - c0 + 31) / 32 : 0;
+}
+
+/* A warp's cp.async copy step on its own: its trips and the step around them (the
+ * commit-group step has no mbarrier arrives). */
+int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips)
+{
+    *trips = copy_trips(s->d, w->consumer_rank);
+    double step = s->d->cpasync_groups ? s->p->ldgsts_group_step_ns : s->p->ldgsts_step_ns;
+    return (int64_t)(step * 1000 + *trips * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
+}
+
+/* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the
+ * L2 and DRAM shares of the whole GPU, then the latency. */
+int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma)
+{
+    const pipe_params *p = s->p;
+    int64_t t = start;
+    if (use_tma) {
+        if (s->tma_free[sm] > t)
+            t = s->tma_free[sm];
+        int64_t busy = (int64_t)(bytes * 1000.0 / p->tma_bytes_per_ns_sm);
+        s->tma_free[sm] = t + busy;
+        s->tma_busy += (double)busy;
+    } else {
+        /* cp.async and ld.global: the SM takes in at most ldgsts_bytes_per_ns_sm */
+        if (s->ldg_free[sm] > t)
+            t = s->ldg_free[sm];
+        s->ldg_free[sm] = t + (int64_t)(bytes * 1000.0 / p->ldgsts_bytes_per_ns_sm);
+    }
+    int64_t g = t > s->mem_free ? t : s->mem_free;
+    double hbm_ps = bytes * (1.0 - l2_hit) * 1000.0 / p->hbm_bytes_per_ns;
+    double l2_ps = bytes * l2_hit * 1000.0 / p->l2_bytes_per_ns;
+    s->mem_free = g + (int64_t)(hbm_ps + l2_ps);
+    s->dram_bytes += bytes * (1.0 - l2_hit);
+    s->l2_bytes += bytes;
+    s->hbm_busy += hbm_ps + l2_ps;
+    int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
+    int64_t done = s->mem_free + lat;
+    int64_t unit = use_tma ? s->tma_free[sm] : s->ldg_free[sm];
+    if (unit + lat > done)
+        done = unit + lat;
+    return done;
+}
+
+/* Tiles of tensor t the CTAs walk: whole boxes inside the tensor, dimension 0 fastest. */
+static double tiles_of(const desc_tensor *ten)
+{
+    double n = 1;
+    for (uint32_t k = 0; k < ten->map.rank; k++) {
+        uint64_t per = ten->map.box[k] ? ten->map.dims[k] / ten->map.box[k] : 0;
+        n *= per ? (double)per : 1;
+    }
+    return n;
+}
+
+double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
+{
+    const desc_tensor *ten = &d->tensors[t];
+    if (ten->l2_hit >= 0)
+        return ten->l2_hit;
+    /* The loads walk the tensor's tiles in order (load j of CTA group g takes tile
+     * g + j x groups, modulo the tile count, as tmahw's kernel does): every tile after the
+     * first pass is a re-read, which L2 serves while the tiles all tensors cycle through fit
+     * in it; a cycle larger than L2 evicts each tile before it comes round again. */
+    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
+    double footprint = 0;
+    for (uint32_t k = 0; k < d->ntensors; k++) {
+        double loads_k = groups * d->iterations, tiles_k = tiles_of(&d->tensors[k]);
+        footprint += (loads_k < tiles_k ? loads_k : tiles_k) * d->tensors[k].tx_bytes;
+    }
+    if (footprint > p->l2_reuse_bytes)
+        return 0;
+    double loads = groups * d->iterations, tiles = tiles_of(ten);
+    return loads > tiles ? 1.0 - tiles / loads : 0;
+}
+
+double tensors_l2_hit(const sim *s)
+{
+    const pipe_desc *d = s->d;
+    double bytes = 0, hit = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        bytes += d->tensors[t].tx_bytes;
+        hit += d->tensors[t].tx_bytes * s->l2_hit[t];
+    }
+    return bytes > 0 ? hit / bytes : 0;
+}
+
+/* The MMA work as the kernel issues it (hw/run_kernel.cuh, MATH 2): mma.sync.m16n8k16
+ * (2 x 16 x 8 x 16 flops) into MMA_CHAINS independent accumulators per warp. One warp on
+ * a sub-partition cannot reach the tensor-core rate: each mma waits for the previous one
+ * on its accumulator, so an instruction costs max(rate, latency / chains). */
+#define MMA_FLOPS_PER_INSTR ((double)PIPE_MMA_FLOPS_PER_INSTR)
+#define MMA_CHAINS 4.0
+
+static double math_cycles(const pipe_desc *d, const pipe_params *p)
+{
+    if (d->math == PIPE_MATH_FMA)
+        return (double)d->math_amount * p->ffma_cycles + p->math_tail_cycles;
+    double instr = (double)pipe_plan_mma_instructions(d);
+    double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
+    return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
+}
+
+double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
+{
+    if (d->math == PIPE_MATH_FMA)
+        return (double)d->math_amount * p->ffma_cycles;
+    if (d->math == PIPE_MATH_MMA) {
+        double instr = (double)pipe_plan_mma_instructions(d);
+        return instr * MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp;
+    }
+    return 0;
+}
+
+/* A consumer's read of its stage: the warp issues its loads at its own pace while the SM's
+ * port serves the wavefronts of every warp in turn; the port's work queues behind what
+ * other warps left on it, the warp's issue runs alongside. Returns the read's end. */
+int64_t read_step_end(sim *s, const warp *w)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t sm = s->cta[w->cta].sm;
+    int64_t port = (int64_t)(d->read_wavefronts * p->smem_cycles_per_wavefront * s->ps_per_cycle);
+    /* a warp's load costs it at least lsu_issue_cycles, a wide one its bytes at the
+     * sub-partition's rate */
+    double per_instr = (double)d->read_bytes / d->read_instructions / p->lsu_bytes_per_cycle_smsp;
+    if (per_instr < p->lsu_issue_cycles)
+        per_instr = p->lsu_issue_cycles;
+    int64_t issue = (int64_t)(d->read_instructions * per_instr * s->ps_per_cycle);
+    int64_t served = (s->now > s->port_free[sm] ? s->now : s->port_free[sm]) + port;
+    s->port_free[sm] = served;
+    s->port_busy += (double)port;
+    int64_t own = issue_end(s, w, issue, d->read_instructions * p->read_issue_cycles);
+    return (served > own ? served : own) + (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
+}
+
+/* A consumer's math on its stage. Same shape as the reads: the sub-partition's pipe serves
+ * the math of its warps one after another at its peak rate, while each warp's own chain
+ * (its dependent mma latency) may take longer than its pipe time; the block's tail (the
+ * accumulators' sum) follows the warp's last instruction. Returns the math's end. */
+int64_t math_step_end(sim *s, const warp *w)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t sm = s->cta[w->cta].sm;
+    int64_t *pipe_free = &s->smsp_free[sm * 4 + w->smsp];
+    int64_t pipe = (int64_t)(pipe_math_pipe_cycles(d, p) * s->ps_per_cycle);
+    int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
+    int64_t served = (s->now > *pipe_free ? s->now : *pipe_free) + pipe;
+    *pipe_free = served;
+    s->smsp_busy += (double)pipe;
+    int64_t tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
+    int64_t end = served + tail > s->now + own ? served + tail : s->now + own;
+    /* FFMA and mma.sync each take an issue slot per warp instruction */
+    double instr = d->math == PIPE_MATH_FMA ? (double)d->math_amount
+                                            : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
+    int64_t slots = issue_end(s, w, 0, instr) + tail;
+    if (slots > end)
+        end = slots;
+    return end;
+}
+
+/* The consumer's TMA store (or reduction) of iteration i's tile, with its trace span.
+ * Returns what it costs the warp: the issue, then the wait until the box has been read
+ * out of shared memory. */
+int64_t store_step(sim *s, warp *w, uint32_t i)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    /* A reduction combines the tile with global memory in the L2: the old value is read
+     * and the result written, twice the bytes of a store, with its own latency. */
+    int reduce = d->store_reduce != PIPE_REDUCE_NONE;
+    double latency_ns = reduce ? p->reduce_latency_ns : p->store_latency_ns;
+    int64_t c = (int64_t)(p->tma_issue_ns * 1000);
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1) +
+                   (int64_t)((latency_ns - p->hbm_latency_ns) * 1000);
+    if (done < s->now + c)
+        done = s->now + c;
+    pipe_emit(s, s->now + c, done - s->now - c, w, w->cta, TRACE_TMA_STORE, i % d->stages, i, 0, 0, d->store_bytes,
+              reduce ? TRACE_FLAG_REDUCE : 0);
+    if (done > w->store_done)
+        w->store_done = done;
+    /* the generated consumer waits until the box has been read out of shared
+     * memory (bulk wait_group.read) before it releases the stage: the store's
+     * latency to that point, measured for one box alone */
+    return c + (int64_t)(latency_ns * 1000);
+}

@@ -1,0 +1,221 @@
+/* pipe_sim: the simulator state shared by the pipe_* modules (private to sim/pipe*.c).
+ *
+ *   pipe.c         pipe_run: setup, the event loop, CTA launch waves, the result
+ *   pipe_emit.c    trace output in time order (the near-future and late streams)
+ *   pipe_bar.c     barrier glue: mbarrier operations, waits, wake-ups, cp.async groups, bar.sync
+ *   pipe_cost.c    the cost model: issue slots, copy trips, memory transfers, L2 reuse, math
+ *   pipe_warp.c    the warp machine: one step function per warp state
+ *   pipe_report.c  the deadlock chain, the verdict's evidence and its sentence
+ *
+ * The event heap and the few one-line helpers of the hot path are inline here. */
+#ifndef TMASCOPE_PIPE_SIM_H
+#define TMASCOPE_PIPE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbar.h"
+#include "pipe.h"
+#include "pipe_plan.h"
+
+/* ---------------------------------------------------------------- event heap */
+enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE, EV_CP_GROUP_DONE };
+
+typedef struct sim_ev {
+    int64_t t;                   /* ps */
+    uint32_t seq;                /* FIFO among equal times: deterministic */
+    uint8_t type, flags;
+    uint16_t bar;
+    uint32_t target;             /* warp index (global) or CTA */
+    uint32_t bytes;
+    uint32_t iter;
+} sim_ev;
+
+typedef struct heap {
+    sim_ev *v;
+    size_t n, cap;
+    uint32_t seq;
+} heap;
+
+static inline int ev_less(const sim_ev *a, const sim_ev *b)
+{
+    /* bitwise, not short-circuit: no branch to mispredict */
+    return (a->t < b->t) | ((a->t == b->t) & ((int32_t)(a->seq - b->seq) < 0));
+}
+
+static inline int heap_push(heap *h, sim_ev ev)
+{
+    if (h->n == h->cap)
+        return -1;
+    ev.seq = h->seq++;
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!ev_less(&ev, &h->v[p]))
+            break;
+        h->v[i] = h->v[p];
+        i = p;
+    }
+    h->v[i] = ev;
+    return 0;
+}
+
+static inline sim_ev heap_pop(heap *h)
+{
+    sim_ev top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n)
+            c += (size_t)ev_less(&h->v[c + 1], &h->v[c]);   /* branch-free: the children are a coin toss */
+        if (!ev_less(&h->v[c], &last))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n)
+        h->v[i] = last;
+    return top;
+}
+
+/* ---------------------------------------------------------------- state */
+enum {
+    ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_AFTER_MATH, ST_DONE,
+    ST_G_COPY, ST_G_WAIT, ST_G_BAR, ST_G_ISSUE   /* cp.async commit groups (cpasync.sync: wait_prior) */
+};
+enum { GWAIT_NONE = 0, GWAIT_GROUP, GWAIT_BARSYNC };
+enum { ACT_PRODUCE, ACT_CONSUME, ACT_FINISH };
+
+typedef struct warp {
+    uint32_t cta;
+    uint8_t idx, role, state, smsp;
+    uint8_t copier, consumer_rank, is_consumer, blocked;
+    uint32_t prod_j, cons_i, released;
+    int64_t wait_start, op_start;
+    size_t wait_slot;            /* the wait's trace event, written when it starts (NO_SLOT: none) */
+    mbar_cpasync cp;             /* commit groups of this warp's cp.async copies */
+    int64_t group_last_done;     /* groups retire in commit order */
+    uint8_t gwait;               /* GWAIT_*: blocked in cp.async.wait_group or bar.sync */
+    int64_t wait_phase;
+    uint32_t wait_parity, wait_iter;
+    uint16_t wait_bar;
+    int64_t store_done;
+} warp;
+
+typedef struct cta_state {
+    uint32_t sm, slot;           /* the SM and its CTA slot (0 .. ctas_per_sm - 1) */
+    uint32_t warps_left;
+    int64_t end;
+    int started;
+    uint32_t barsync_arrived;    /* warps arrived at the CTA barrier (bar.sync) */
+    uint64_t barsync_waiters;
+} cta_state;
+
+typedef struct sim {
+    err_info fe;                 /* the finding of the barrier operation at hand (one, not one per call on the stack) */
+    const pipe_desc *d;
+    const pipe_params *p;
+    trace *tr;
+    pipe_result *r;
+    heap h;
+    warp *w;
+    mbar *bar;                   /* ctas x 2*stages */
+    uint64_t *waiters;           /* ctas x 2*stages: bitmask of blocked warps */
+    cta_state *cta;
+    int64_t *tma_free, *port_free, *smsp_free;   /* per SM, per SM, per SM*4 */
+    int64_t *ldg_free;                           /* per SM: its cp.async / ld.global intake */
+    int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
+    int64_t mem_free;
+    uint32_t nw, nbar, sms, next_cta;
+    uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
+    double ps_per_cycle;
+    double hbm_busy, tma_busy, port_busy, smsp_busy;
+    double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
+    double l2_hit[DESC_MAX_TENSORS]; /* pipe_l2_hit of each tensor */
+    int64_t stage_filled_since[DESC_MAX_STAGES];
+    double stage_filled_ps;
+    int64_t now;
+    int trace_failed;
+    /* the trace output in time order (pipe_emit.c) */
+    trace late;
+    trace_event *soon;
+    size_t soon_n, soon_cap;
+    int64_t main_last_ns;
+    int two_streams;
+} sim;
+
+#define NO_SLOT SIZE_MAX
+
+static inline uint32_t full_bar(const sim *s, uint32_t stage)
+{
+    (void)s;
+    return stage;
+}
+static inline uint32_t empty_bar(const sim *s, uint32_t stage)
+{
+    return s->d->stages + stage;
+}
+/* Pseudo barrier numbers in the trace for the waits of the commit-group protocol. */
+static inline uint32_t group_bar(const sim *s)
+{
+    return 2 * s->d->stages;
+}
+static inline uint32_t barsync_bar(const sim *s)
+{
+    return 2 * s->d->stages + 1;
+}
+
+static inline void schedule_warp(sim *s, uint32_t wi, int64_t t)
+{
+    sim_ev ev = {.t = t, .type = EV_WARP, .target = wi};
+    heap_push(&s->h, ev);
+}
+
+/* A warp that would schedule itself strictly before every pending event would be the next
+ * one popped anyway: it runs on at once (same order, same result, no heap traffic). */
+static inline int runs_on_now(sim *s, int64_t t)
+{
+    if (s->h.n && s->h.v[0].t <= t)
+        return 0;
+    s->now = t;
+    s->r->sim_events++;
+    return 1;
+}
+
+/* pipe_emit.c */
+size_t pipe_emit(sim *s, int64_t t_ps, int64_t dur_ps, const warp *w, uint32_t cta, uint8_t kind, uint32_t stage,
+                 uint32_t iter, uint32_t barrier, uint32_t phase, uint32_t bytes, uint8_t flags);
+void pipe_merge_streams(sim *s);
+
+/* pipe_bar.c */
+void note_finding(sim *s, const err_info *fe, uint32_t cta, const warp *w, uint32_t bar, uint32_t iter);
+void bar_op(sim *s, uint32_t cta, uint32_t b, const mbar_event *ev, const warp *w, uint32_t iter);
+int try_wait(sim *s, warp *w, uint32_t b, int64_t phase, uint32_t parity, uint32_t iter);
+void close_wait_span(sim *s, warp *w, int64_t end, uint8_t flags);
+int group_wait_done(const warp *w, uint32_t n);
+void group_done(sim *s, uint32_t wi);
+int barsync_arrive(sim *s, warp *w, uint32_t iter);
+
+/* pipe_cost.c */
+int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles);
+int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips);
+int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma);
+double tensors_l2_hit(const sim *s);
+int64_t read_step_end(sim *s, const warp *w);
+int64_t math_step_end(sim *s, const warp *w);
+int64_t store_step(sim *s, warp *w, uint32_t i);
+
+/* pipe_warp.c */
+void warp_run(sim *s, uint32_t wi);
+
+/* pipe.c */
+void cta_finished(sim *s, uint32_t cta);
+
+/* pipe_report.c */
+void explain_deadlock(sim *s);
+void pipe_evidence(const sim *s, pipe_result *r);
+void pipe_sentence(const sim *s, pipe_result *r);
+
+#endif

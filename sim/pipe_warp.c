@@ -1,0 +1,394 @@
+/* pipe_warp: the warp machine. Each warp runs its role's program (the generated kernel's
+ * loop, hw/run_kernel.cuh) as a state machine: one step function per state, which does the
+ * state's work and says when the warp goes on. */
+#include <stdint.h>
+
+#include "pipe_sim.h"
+
+static int next_action(const sim *s, const warp *w)
+{
+    const pipe_desc *d = s->d;
+    if (w->role == TRACE_ROLE_PRODUCER)
+        return w->prod_j < d->iterations ? ACT_PRODUCE : ACT_FINISH;
+    /* Mixed warps keep stages - 1 loads ahead: the load of iteration i + stages - 1 (into the
+     * stage iteration i - 1 just released) is issued before consuming i, as the double
+     * buffer of the async-copy guide loads tile i + 1 while it processes tile i. */
+    if (w->role == TRACE_ROLE_MIXED && w->copier && w->prod_j < d->iterations && w->prod_j < w->cons_i + d->stages)
+        return ACT_PRODUCE;
+    return w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
+}
+
+/* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
+ * ps: a local arrive costs arrive_ns, an arrive on a cluster peer's barrier (multicast,
+ * st.async) remote_arrive_ns, its .release.cluster ordering being the expensive part. */
+static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
+{
+    const pipe_desc *d = s->d;
+    int64_t cost = 0;
+    if (d->never_release)
+        return 0;
+    for (; (int64_t)w->released < upto_excl; w->released++) {
+        uint32_t it = w->released, st = it % d->stages;
+        mbar_event ev = {.op = MBAR_ARRIVE, .count = 1, .has_intended = 1, .intended_phase = it / d->stages};
+        uint32_t base = w->cta - w->cta % d->cluster;
+        uint32_t n = d->multicast ? d->cluster : 1;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t target = d->multicast ? base + k : w->cta;
+            if (d->mode == PIPE_STASYNC)   /* the peer's producer wrote this stage */
+                target = base + ((w->cta - base) ^ 1u);
+            pipe_emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
+                 target != w->cta ? TRACE_FLAG_REMOTE : 0);
+            bar_op(s, target, empty_bar(s, st), &ev, w, it);
+            cost += (int64_t)((target != w->cta ? s->p->remote_arrive_ns : s->p->arrive_ns) * 1000);
+        }
+    }
+    return cost;
+}
+
+/* Copies this warp's share of iteration j (j < iterations; otherwise an empty group) and
+ * commits it as group j. Returns the warp's issue time in ps. */
+static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
+{
+    const pipe_desc *d = s->d;
+    int64_t cost = 0, done = s->now;
+    err_info *fe = &s->fe;
+    if (j < d->iterations) {
+        uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
+        uint32_t instr;
+        int64_t own = copy_step_ps(s, w, &instr);
+        cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
+        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
+        mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
+        if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
+            note_finding(s, fe, w->cta, w, group_bar(s), j);
+        pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, group_bar(s), 0, bytes, 0);
+        pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, group_bar(s), 0, bytes, TRACE_FLAG_FULL_BARRIER);
+    }
+    if (done < w->group_last_done)
+        done = w->group_last_done;
+    w->group_last_done = done;
+    mbar_cp_event commit = {.op = MBAR_CP_COMMIT};
+    mbar_cpasync_step(&w->cp, &commit, &w->cp, NULL, NULL);
+    sim_ev ev = {.t = done, .type = EV_CP_GROUP_DONE, .target = wi, .iter = j};
+    heap_push(&s->h, ev);
+    return cost;
+}
+
+/* ---------------------------------------------------------------- the warp machine */
+/* What a state's step asks of the machine next: run the next state at once (STEP_ON),
+ * stop until another event wakes the warp (STEP_PARK), or go on at a time (>= 0, ps). */
+#define STEP_ON INT64_MIN
+#define STEP_PARK (INT64_MIN + 1)
+
+static int64_t step_next(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    int act = next_action(s, w);
+    if (d->cpasync_groups) {
+        act = w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
+        if (act == ACT_CONSUME) {
+            w->state = w->prod_j < d->stages - 1 ? ST_G_COPY : ST_G_WAIT;
+            return STEP_ON;
+        }
+    }
+    if (act == ACT_PRODUCE) {
+        w->state = ST_WAIT_EMPTY;
+        return STEP_ON;
+    }
+    if (act == ACT_CONSUME) {
+        w->state = ST_WAIT_FULL;
+        return STEP_ON;
+    }
+    if (w->is_consumer && !d->cpasync_groups)
+        release_upto(s, w, d->iterations);
+    int64_t end = s->now > w->store_done ? s->now : w->store_done;
+    w->state = ST_DONE;
+    s->r->role[w->role].other_ns += (double)(end - s->now) / 1000.0;
+    if (end > s->cta[w->cta].end)
+        s->cta[w->cta].end = end;
+    if (--s->cta[w->cta].warps_left == 0)
+        cta_finished(s, w->cta);
+    return STEP_PARK;
+}
+
+static int64_t step_wait_empty(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t j = w->prod_j, st = j % d->stages;
+    int64_t k = j / d->stages;
+    uint32_t b = d->producer_waits_full ? full_bar(s, st) : empty_bar(s, st);
+    if (!try_wait(s, w, b, k - 1, (uint32_t)((k - 1) & 1), j))
+        return STEP_PARK;
+    w->state = ST_ISSUE;
+    return STEP_ON;
+}
+
+/* A produce step has been issued: the warp spent `cost` (ps) on it. */
+static int64_t produced(sim *s, warp *w, int64_t cost)
+{
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    w->prod_j++;
+    w->state = ST_NEXT;
+    return s->now + cost;
+}
+
+/* cp.async copies of the warp's share of the stage, arriving on its full barrier
+ * (cp.async.mbarrier.arrive.noinc) when they land. Returns the warp's cost. */
+static int64_t produce_cpasync(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
+    uint32_t bytes = d->copy_bytes / d->consumer_warps;
+    uint32_t instr;
+    int64_t own = copy_step_ps(s, w, &instr);
+    int64_t cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
+    pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
+    pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
+              TRACE_FLAG_FULL_BARRIER);
+    sim_ev ev = {.t = done, .type = EV_CP_ARRIVE, .target = w->cta, .bar = (uint16_t)full_bar(s, st), .iter = j};
+    heap_push(&s->h, ev);
+    return cost;
+}
+
+/* The producer's arrive.expect_tx and one TMA load per tensor (a slice to each CTA of the
+ * cluster when multicast). Returns the warp's time before its issue slots. */
+static int64_t produce_tma(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
+    uint32_t base = w->cta - w->cta % d->cluster;
+    mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
+                     .intended_phase = k};
+    pipe_emit(s, s->now, 0, w, w->cta, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
+              TRACE_FLAG_FULL_BARRIER);
+    bar_op(s, w->cta, full_bar(s, st), &ex, w, j);
+    int64_t cost = (int64_t)(p->expect_tx_ns * 1000);
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        uint32_t bytes = d->tensors[t].tx_bytes;
+        uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
+        cost += (int64_t)(p->tma_issue_ns * 1000);
+        int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1);
+        pipe_emit(s, s->now + cost, 0, w, w->cta, TRACE_TMA_ISSUE, st, j, full_bar(s, st), k, slice,
+                  d->multicast ? TRACE_FLAG_MULTICAST : 0);
+        pipe_emit(s, s->now + cost, done - s->now - cost, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k,
+                  slice, TRACE_FLAG_FULL_BARRIER | (d->multicast ? TRACE_FLAG_MULTICAST : 0));
+        uint32_t n = d->multicast ? d->cluster : 1;
+        for (uint32_t c = 0; c < n; c++) {
+            uint32_t target = d->multicast ? base + c : w->cta;
+            sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = target, .bar = (uint16_t)full_bar(s, st),
+                         .bytes = slice, .iter = j, .flags = (uint8_t)(target != w->cta ? TRACE_FLAG_REMOTE : 0)};
+            heap_push(&s->h, ev);
+        }
+    }
+    return cost;
+}
+
+/* The st.async copy loop (hw/run_kernel.cuh MODE 3): 16 bytes per lane and trip, each trip
+ * a dependent ld.global then the st.async, so the trips run one after another; the bytes
+ * still take their share of L2/HBM bandwidth. The warp goes on when the loop is done. */
+static int64_t stas_load(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t trips = (d->copy_bytes + 511) / 512;
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0);
+    int64_t loop = s->now + (int64_t)(trips * s->p->stas_trip_ns * 1000);
+    if (loop > done)
+        done = loop;
+    w->op_start = s->now;
+    w->state = ST_STAS_LOADED;
+    return done;
+}
+
+static int64_t step_issue(sim *s, warp *w)
+{
+    if (s->d->mode == PIPE_STASYNC)
+        return stas_load(s, w);
+    if (s->d->mode == PIPE_CPASYNC)
+        return produced(s, w, produce_cpasync(s, w));
+    int64_t own = produce_tma(s, w);
+    return produced(s, w, issue_end(s, w, own, s->p->produce_issue_cycles) - s->now);
+}
+
+/* The st.async loop is done: the remote expect_tx on the peer's full barrier; the last
+ * st.async, issued with the last trip, lands after the DSMEM latency. */
+static int64_t step_stas_loaded(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
+    uint32_t base = w->cta - w->cta % d->cluster, peer = base + ((w->cta - base) ^ 1u);
+    s->r->role[w->role].issue_ns += (double)(s->now - w->op_start) / 1000.0;
+    mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
+                     .intended_phase = k};
+    pipe_emit(s, s->now, 0, w, peer, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
+              TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
+    bar_op(s, peer, full_bar(s, st), &ex, w, j);
+    int64_t cost = (int64_t)(p->remote_arrive_ns * 1000);   /* the remote expect_tx */
+    int64_t done = s->now + (int64_t)(p->dsmem_latency_ns * 1000);
+    pipe_emit(s, w->op_start, done - w->op_start, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
+              TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
+    sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = peer, .bar = (uint16_t)full_bar(s, st),
+                 .bytes = d->copy_bytes, .iter = j, .flags = TRACE_FLAG_REMOTE};
+    heap_push(&s->h, ev);
+    return produced(s, w, cost);
+}
+
+static int64_t step_wait_full(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i, st = i % d->stages;
+    int64_t k = i / d->stages;
+    uint32_t parity = (uint32_t)((k + d->wait_parity_offset) & 1);
+    if (!try_wait(s, w, full_bar(s, st), k, parity, i))
+        return STEP_PARK;
+    w->state = ST_READ;
+    return STEP_ON;
+}
+
+static int64_t step_read(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i, st = i % d->stages;
+    w->state = ST_MATH;
+    if (!d->read_wavefronts)
+        return STEP_ON;
+    int64_t end = read_step_end(s, w);
+    s->r->role[w->role].read_ns += (double)(end - s->now) / 1000.0;
+    pipe_emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
+              (uint32_t)d->read_bytes, 0);
+    return end;
+}
+
+static int64_t step_math(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i, st = i % d->stages;
+    w->state = ST_AFTER_MATH;
+    if (d->math == PIPE_MATH_NONE || !d->math_amount)
+        return STEP_ON;
+    int64_t end = math_step_end(s, w);
+    s->r->role[w->role].math_ns += (double)(end - s->now) / 1000.0;
+    pipe_emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
+    return end;
+}
+
+static int64_t step_after_math(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t i = w->cons_i;
+    int64_t cost = 0;
+    if (!d->cpasync_groups && (int64_t)i - (int64_t)d->release_lag >= 0)
+        cost += release_upto(s, w, (int64_t)i - d->release_lag + 1);
+    /* The rest of an mbarrier consume step (hw/run_kernel.cuh consume): the loop, the
+     * deferred event stores, and the next iteration's non-blocking test_wait probe of
+     * its full barrier with the warp vote, before the next read can start. The
+     * commit-group loop (cpasync.sync) has no mbarrier probe or arrive. */
+    if (!d->cpasync_groups)
+        cost += (int64_t)(p->consume_step_ns * 1000);
+    if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0)
+        cost += store_step(s, w, i);
+    if (!d->cpasync_groups)
+        cost = issue_end(s, w, cost, p->step_issue_cycles) - s->now;
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    w->cons_i++;
+    w->state = ST_NEXT;
+    return cost ? s->now + cost : STEP_ON;
+}
+
+/* prologue: groups 0 .. stages-2 */
+static int64_t step_g_copy(sim *s, warp *w, uint32_t wi)
+{
+    int64_t cost = group_copy_commit(s, w, wi, w->prod_j++);
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    w->state = ST_NEXT;
+    return s->now + cost;
+}
+
+static int64_t step_g_wait(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    if (!group_wait_done(w, d->cpasync_wait_prior)) {
+        w->gwait = GWAIT_GROUP;
+        w->wait_start = s->now;
+        w->wait_slot = pipe_emit(s, s->now, 0, w, w->cta, TRACE_WAIT, w->cons_i % d->stages, w->cons_i, group_bar(s), 0,
+                                 0, TRACE_FLAG_FULL_BARRIER);
+        return STEP_PARK;   /* group_done() wakes it */
+    }
+    w->state = ST_G_BAR;
+    return STEP_ON;
+}
+
+static int64_t step_g_bar(sim *s, warp *w, uint32_t wi)
+{
+    w->state = ST_G_ISSUE;
+    if (barsync_arrive(s, w, w->cons_i))
+        schedule_warp(s, wi, s->now + (int64_t)(s->p->barsync_ns * 1000));
+    return STEP_PARK;
+}
+
+static int64_t step_g_issue(sim *s, warp *w, uint32_t wi)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i, per = d->producer_warps + d->consumer_warps;
+    /* A protocol fact, not a race outcome: wait_group(N) with prod_j groups committed
+     * guarantees groups 0 .. prod_j-1-N only. Reading stage i outside that range reads
+     * data the program never waited for, however the copies happen to be timed (the
+     * H100 ran bug_wait_prior clean 23 times: traces/h100/pipelines). */
+    if ((uint64_t)i + d->cpasync_wait_prior + 1 > (uint64_t)w->prod_j) {
+        int landed = 1;
+        for (uint32_t k = 0; k < per; k++)
+            if (s->w[w->cta * per + k].cp.completed <= i) landed = 0;
+        err_info *fe = &s->fe;
+        err_set(fe, ERR_FINDING, "cpasync_read_before_complete",
+                "reads stage %u (iteration %u) after wait_group %u with %u groups committed: only groups "
+                "older than the %u most recent are guaranteed, so group %u may be in flight (%s in this run); "
+                "stages - 2 = %u would wait for it",
+                i % d->stages, i, d->cpasync_wait_prior, w->prod_j, d->cpasync_wait_prior, i,
+                landed ? "it had landed" : "it had not landed", d->stages - 2);
+        note_finding(s, fe, w->cta, w, group_bar(s), i);
+    }
+    int64_t cost = group_copy_commit(s, w, wi, w->prod_j++);
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    w->state = ST_READ;
+    return cost ? s->now + cost : STEP_ON;
+}
+
+static int64_t warp_step(sim *s, warp *w, uint32_t wi)
+{
+    switch (w->state) {
+    case ST_NEXT: return step_next(s, w);
+    case ST_WAIT_EMPTY: return step_wait_empty(s, w);
+    case ST_ISSUE: return step_issue(s, w);
+    case ST_STAS_LOADED: return step_stas_loaded(s, w);
+    case ST_WAIT_FULL: return step_wait_full(s, w);
+    case ST_READ: return step_read(s, w);
+    case ST_MATH: return step_math(s, w);
+    case ST_AFTER_MATH: return step_after_math(s, w);
+    case ST_G_COPY: return step_g_copy(s, w, wi);
+    case ST_G_WAIT: return step_g_wait(s, w);
+    case ST_G_BAR: return step_g_bar(s, w, wi);
+    case ST_G_ISSUE: return step_g_issue(s, w, wi);
+    default: return STEP_PARK;
+    }
+}
+
+/* Runs warp wi's program from its current state until it blocks, finishes, or has to
+ * wait for a later time than the next pending event. */
+void warp_run(sim *s, uint32_t wi)
+{
+    warp *w = &s->w[wi];
+    for (;;) {
+        int64_t t = warp_step(s, w, wi);
+        if (t == STEP_ON)
+            continue;
+        if (t == STEP_PARK)
+            return;
+        if (!runs_on_now(s, t)) {
+            schedule_warp(s, wi, t);
+            return;
+        }
+    }
+}
