@@ -563,10 +563,10 @@ int b_ifetch(ctx &c)
             cyc[k][i] = quantile(cta_spans(c, 4 * per[k]), 0.5) / (8.0 * n8s[i] * reps * per[k]);
         }
     std::string one;
-    int knee = 0;   /* the largest block one warp still runs within 20% of the smallest's rate */
+    int knee = 0;   /* the largest block one warp still runs at the smallest's rate (within 5%) */
     for (int i = 0; i < 8; i++) {
         one += fmt("%s%d KiB %.2f", i ? ", " : "", n8s[i] * 8 * 16 / 1024, cyc[0][i]);
-        if (cyc[0][i] <= 1.2 * cyc[0][0])
+        if (cyc[0][i] <= 1.05 * cyc[0][0])
             knee = i;
     }
     add1(c, "ifetch", "ffma_unrolled_cycles", "cycles", true, cyc[0][0],
@@ -577,7 +577,7 @@ int b_ifetch(ctx &c)
              "8 %.3f)",
              cyc[0][0], cyc[1][0], cyc[3][0]));
     add1(c, "ifetch", "icache_bytes", "bytes", true, n8s[knee] * 8 * 16.0,
-         fmt("the largest unrolled FFMA block one warp runs within 20%% of the 8 KiB block's rate (cycles per FFMA "
+         fmt("the largest unrolled FFMA block one warp runs at the 8 KiB block's rate, within 5%% (cycles per FFMA "
              "by code size: %s)",
              one.c_str()));
     for (int k = 0; k < 4; k++) {

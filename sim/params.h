@@ -60,6 +60,11 @@ typedef struct pipe_params {
     double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
     double lsu_bytes_per_cycle_smsp; /* bytes a sub-partition's shared loads return to one warp per cycle */
     double ldgsts_bytes_per_ns_sm; /* cp.async and ld.global bytes one SM takes in per ns */
+    /* the generated FFMA block when the compiler unrolls it: one warp's cycles per FFMA and
+     * the sub-partition's with several warps, while the code fits the instruction cache
+     * (icache_bytes); past it, the sub-partition's cycles per FFMA with 1, 2, 4, 8 warps */
+    double ffma_unrolled_cycles, ffma_unrolled_smsp_cycles, icache_bytes;
+    double ffma_fetch_1w_cycles, ffma_fetch_2w_cycles, ffma_fetch_4w_cycles, ffma_fetch_8w_cycles;
 } pipe_params;
 
 typedef struct params_info {

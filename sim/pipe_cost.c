@@ -122,10 +122,28 @@ double tensors_l2_hit(const sim *s)
 #define MMA_FLOPS_PER_INSTR ((double)PIPE_MMA_FLOPS_PER_INSTR)
 #define MMA_CHAINS 4.0
 
+/* Cycles per FFMA of the generated block: a loop at the looped rate; unrolled, one warp's
+ * own rate (own = 1) or the sub-partition's, in the instruction cache, or past it the
+ * fetch-bound rate of the sub-partition with the math warps it holds (interpolated over
+ * 1, 2, 4, 8 warps in log2; more warps as 8). */
+static double ffma_rate(const pipe_desc *d, const pipe_params *p, int own)
+{
+    if (d->math_amount > PIPE_FFMA_UNROLLED_MAX)
+        return p->ffma_cycles;
+    if (16.0 * d->math_amount <= p->icache_bytes)
+        return own ? p->ffma_unrolled_cycles : p->ffma_unrolled_smsp_cycles;
+    const double f[4] = {p->ffma_fetch_1w_cycles, p->ffma_fetch_2w_cycles, p->ffma_fetch_4w_cycles,
+                         p->ffma_fetch_8w_cycles};
+    double w = ceil((double)d->consumer_warps * (d->ctas_per_sm ? d->ctas_per_sm : 1) / 4.0);
+    double x = log2(w < 1 ? 1 : w > 8 ? 8 : w);
+    int i = x >= 3 ? 2 : (int)x;
+    return f[i] + (f[i + 1] - f[i]) * (x - i);
+}
+
 static double math_cycles(const pipe_desc *d, const pipe_params *p)
 {
     if (d->math == PIPE_MATH_FMA)
-        return (double)d->math_amount * p->ffma_cycles + p->math_tail_cycles;
+        return (double)d->math_amount * ffma_rate(d, p, 1) + p->math_tail_cycles;
     double instr = (double)pipe_plan_mma_instructions(d);
     double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
     return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
@@ -134,7 +152,7 @@ static double math_cycles(const pipe_desc *d, const pipe_params *p)
 double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
 {
     if (d->math == PIPE_MATH_FMA)
-        return (double)d->math_amount * p->ffma_cycles;
+        return (double)d->math_amount * ffma_rate(d, p, 0);
     if (d->math == PIPE_MATH_MMA) {
         double instr = (double)pipe_plan_mma_instructions(d);
         return instr * MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp;

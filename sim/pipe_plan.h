@@ -29,6 +29,11 @@ extern "C" {
 /* The math kind mma issues mma.sync.m16n8k16: 2 x 16 x 8 x 16 flops per warp instruction. */
 #define PIPE_MMA_FLOPS_PER_INSTR 4096u
 
+/* The generated math block of kind fma is a loop of 8 FFMA on 8 chains that the compiler
+ * (nvcc 13.0, sm_90a) unrolls completely up to this many FFMA and keeps as a loop past it
+ * (the cubins of the corpus kernels: fma 2048 -> 3160-5400 instructions, 4096 -> 1472-1672). */
+#define PIPE_FFMA_UNROLLED_MAX 2048u
+
 /* Bytes a box of `footprint` bytes takes in a stage (rounded up to PIPE_PLAN_SLOT_ALIGN). */
 uint32_t pipe_plan_slot_bytes(uint32_t footprint);
 /* Bytes between two stages: the tensors' slots one after another (pipe_desc_derive places

@@ -42,7 +42,7 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         cr_log_info("%s test half: n %.0f, median |error| %.1f%%, max %.1f%%, verdicts %.0f%%", g ? "H200" : "H100", n, med,
                     max, agree);
         cr_expect_geq(n, 100, "usable recordings in the test half");
-        cr_expect_leq(med, 12.0, "median |error| of the test half");
+        cr_expect_leq(med, 11.7, "median |error| of the test half");
         cr_expect_leq(max, 60.0, "largest |error| of the test half");
         cr_expect_geq(agree, 75.0, "verdict agreement with the recorded evidence");
     }
@@ -57,7 +57,7 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), 120, "every held-out run usable");
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 12.0);
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 11.6);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), 89.0);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), 72.0);
     }
@@ -73,8 +73,9 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
      * kernels had, runs 17% slower on the H200 (nine of its 66 clusters end ~15% after the
      * rest) and the model misses it by 13-14%; the cp.async copy step measured on the
      * corpus's fit half moved cpasync_multistage from +2.7% to +6.3% (the median from 5.7% to
-     * 6.0%): the bounds say so rather than hide it */
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 6.5);
+     * 6.0%), the unrolled FFMA block's rates brought it to 5.3%: the bounds say so rather
+     * than hide it */
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 6.0);
     cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 15.0);
     done(&r);
 }
