@@ -175,8 +175,13 @@ typedef struct ctx {
     int force;
 } ctx;
 
-static int load_base(ctx *c, err_info *e)
+static int load_base(const opts *o, ctx *c, err_info *e)
 {
+    int drawable = 0;
+    for (uint32_t a = 0; a < c->spec.grid.naxes; a++)
+        drawable |= c->spec.grid.axes[a].nvalues > 1;
+    if (o->png && !drawable)
+        return err_set(e, ERR_BAD_INPUT, "--png", "the grid has no key with two or more values: nothing to draw");
     if (params_for_gpu(c->spec.gpu, &c->params, e) || (c->spec.params && params_load(&c->params, c->spec.params, e)))
         return e->code;
     if (desc_load(c->spec.desc, &c->base, e) || sweep_grid_check(&c->spec.grid, &c->base, e))
@@ -460,7 +465,7 @@ static int sweep_merge(const opts *o, ctx *c, err_info *e)
     if (!rc && o->have_shard && o->shard >= n)
         rc = err_set(e, ERR_BAD_INPUT, "--shard", "%" PRIu64 " (allowed 0..%u)", o->shard, n - 1);
     c->force |= c->spec.force;
-    if (rc || (rc = load_base(c, e)))
+    if (rc || (rc = load_base(o, c, e)))
         return rc;
     if (o->have_shard) {   /* one array task */
         char *p = shard_path(o->merge, (uint32_t)o->shard);
@@ -533,7 +538,7 @@ int cmd_sweep(int argc, char **argv)
         if (!rc)
             rc = sweep_spec_check(&c->spec, &e);
         if (!rc)
-            rc = load_base(c, &e);
+            rc = load_base(&o, c, &e);
         if (!rc)
             rc = o.slurm ? sweep_slurm(&o, c, &e) : sweep_local(&o, c, &e);
     }
