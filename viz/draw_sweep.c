@@ -64,7 +64,7 @@ typedef struct layout {
 
 static void time_text(char *buf, size_t n, double ns)
 {
-    snprintf(buf, n, ns < 1e4 ? "%.2f" : ns < 1e5 ? "%.1f" : "%.0f", ns / 1e3);
+    snprintf(buf, n, ns < 1e4 ? "%.2f" : ns < 1e6 ? "%.1f" : "%.0f", ns / 1e3);
 }
 
 static void draw(cairo_t *cr, const layout *L)
@@ -143,6 +143,7 @@ static int prepare(const sweep_spec *s, const sweep_row *rows, uint64_t n, layou
     if (!(L->best < INFINITY) || L->best <= 0)
         return err_set(e, ERR_BAD_INPUT, "--png", "no point of the grid ran: nothing to draw");
     const char *name = strrchr(s->desc, '/') ? strrchr(s->desc, '/') + 1 : s->desc;
+    int name_len = (int)strcspn(name, ".");
     char bt[32];
     time_text(bt, sizeof bt, L->best);
     size_t tl = strlen(name) + 96, sl = 256;
@@ -151,15 +152,14 @@ static int prepare(const sweep_spec *s, const sweep_row *rows, uint64_t n, layou
     *title = malloc(tl), *sub = malloc(sl);
     if (!*title || !*sub)
         return err_set(e, ERR_IO, "out_of_memory", "picture");
-    snprintf(*title, tl, "%s: least predicted time (us), best %s us", name, bt);
-    int at = snprintf(*sub, sl, "each cell: the best point with these values%s (gpu %s)",
-                      s->grid.naxes > 2 || (L->ay == L->ax && s->grid.naxes > 1) ? " over" : "", s->gpu);
-    int first = 1;
+    snprintf(*title, tl, "%.*s: least predicted time (us), best %s us", name_len, name, bt);
+    /* the keys a cell takes the least time over: those not on an axis */
+    int at = snprintf(*sub, sl, "gpu %s; each cell: the least time over", s->gpu), others = 0;
     for (uint32_t a = 0; a < s->grid.naxes && at > 0 && (size_t)at < sl; a++)
-        if (a != L->ax && a != L->ay) {
-            at += snprintf(*sub + at, sl - (size_t)at, "%s %s", first ? "" : ",", s->grid.axes[a].key);
-            first = 0;
-        }
+        if (a != L->ax && a != L->ay)
+            at += snprintf(*sub + at, sl - (size_t)at, "%s %s", others++ ? "," : "", s->grid.axes[a].key);
+    if (!others)
+        snprintf(*sub, sl, "gpu %s; each cell: one point", s->gpu);
     return ERR_OK;
 }
 
