@@ -96,10 +96,11 @@ int sweep_write_csv(FILE *f, const sweep_spec *s, const sweep_row *rows, uint64_
             csv_field(f, s->grid.axes[a].values[sweep_value_index(&s->grid, r->index, a)]);
         }
         fprintf(f, ",%s,", sweep_status_name(r->status));
-        if (r->status != SWEEP_INVALID)
-            fprintf(f, "%" PRId64 ",%.3f,%s,%.4f,%" PRIu64, r->kernel_ns, r->kernel_ns / 1e3, r->bottleneck, r->hbm_util,
-                    r->sim_events);
-        else
+        if (r->status != SWEEP_INVALID) {
+            fprintf(f, "%" PRId64 ",%.3f,", r->kernel_ns, r->kernel_ns / 1e3);
+            csv_field(f, r->bottleneck);
+            fprintf(f, ",%.4f,%" PRIu64, r->hbm_util, r->sim_events);
+        } else
             fprintf(f, ",,,,");
         fputc(',', f);
         csv_field(f, r->rule);
