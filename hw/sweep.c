@@ -351,7 +351,8 @@ static int report(const opts *o, const sweep_spec *s, point *pts, long n, int ng
         }
     }
     free(pred), free(meas);
-    return failed ? FINDING_ : OK_;
+    /* no point ran (every run exits 2: no GPU, or a description it cannot run) is bad input */
+    return !m && failed ? BAD_ : failed ? FINDING_ : OK_;
 }
 
 /* ---- the command ------------------------------------------------------------------------------ */

@@ -294,7 +294,8 @@ int sweep_set_number(pipe_desc *d, pipe_params *p, const char *key, double v, er
         return ERR_OK;
     }
     if (!sweep_key_is_param(key))
-        return err_set(e, ERR_BAD_INPUT, "sweep", "key '%s' (allowed %s)", key, allowed_keys);
+        return err_set(e, ERR_BAD_INPUT, "sweep", "key '%s' (allowed as a number: stages, iterations, ctas, ctas_per_sm, "
+                                                  "consumer_warps, release_lag, cluster, or a timing parameter)", key);
     if (!p)
         return err_set(e, ERR_BAD_INPUT, "sweep", "key '%s' is a timing parameter of the simulator, not a setting of "
                                                   "the kernel", key);

@@ -276,6 +276,16 @@ Test(sweep, cli_table_csv_json_and_picture)
     cr_assert_str_eq(r.out, file);
     cr_assert_eq(count_lines(file), 7 + 20);
     free(file);
+    /* the same grid from a file, one key per line with comments */
+    snprintf(cmd, sizeof cmd, "%s/grid.txt", dir);
+    FILE *gf = fopen(cmd, "w");
+    fprintf(gf, "# the README's grid\nstages=2..6   # stage count\nctas_per_sm=1,2\n\nctas=264,528\n");
+    fclose(gf);
+    snprintf(cmd, sizeof cmd, WS4 " --grid-file %s/grid.txt -j 1 --format csv", dir);
+    run_result rf = cli_run("sweep", cmd);
+    cr_assert_eq(rf.status, 0, "%s", rf.err);
+    cr_assert_str_eq(rf.out, r.out);
+    done(&rf);
     done(&r);
     r = cli_run("sweep", WS4 " --grid '" GRID "' --format json");
     cr_assert_eq(r.status, 0);

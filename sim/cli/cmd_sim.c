@@ -28,7 +28,8 @@ static void usage(FILE *to)
             "                  where each comes from\n"
             "  --params FILE   'name = value' lines overriding timing parameters (--params-list)\n"
             "  --sweep KEY=... re-runs with KEY set to each value; KEY is stages, iterations, ctas,\n"
-            "                  ctas_per_sm, consumer_warps, release_lag or a parameter name\n"
+            "                  ctas_per_sm, consumer_warps, release_lag, cluster or a parameter name\n"
+            "                  (a grid of several keys on every core: tmasim sweep)\n"
             "  --force         run past the work limits (about 2e9 simulated events, a trace of 2^26 events)\n"
             "exit status: 0 ok, 1 protocol bug (hang or mbarrier misuse), 2 bad input\n");
 }
