@@ -238,7 +238,7 @@ static int read_point(const char *dir, long k, point *p)
     int ok = fscanf(f, "%ld %lf %d %d %23s %lf", &kk, &p->measured_ns, &p->correct, &p->exit_code, p->gpu, &p->wall_s) == 6 &&
              kk == k;
     fclose(f);
-    return ok ? 0 : -1;
+    return ok && p->exit_code == 0 ? 0 : -1;   /* a point that failed is run again */
 }
 
 static void finish_point(const char *dir, long k, point *p, int status, double wall)
