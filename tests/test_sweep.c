@@ -395,3 +395,31 @@ Test(sweep, slurm_job_array_on_a_local_cluster_equals_a_local_run, .timeout = 18
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     sh(cmd);
 }
+
+/* A sweep past a second draws a progress line on a terminal (script(1) gives it one); a
+ * shorter one draws none. The optimised build: the sanitizer one takes far longer for the
+ * same points (about 5e7 simulated events: 2 s on two idle cores). */
+Test(sweep, progress_on_a_terminal_past_a_second_only)
+{
+    if (system("command -v script >/dev/null 2>&1") != 0)
+        cr_skip_test("script(1) is not installed: no terminal to run under");
+    char dir[] = "/tmp/tmsweepttyXXXXXX", cmd[1024];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "script -qec '%s sweep examples/full_grid.yaml --grid \"stages=2..5 release_lag=0,1 "
+                              "iterations=1024\" --top 2' %s/long.txt >/dev/null", TMASIM_REL_BIN, dir);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "script -qec '%s sweep " WS4 " --grid \"stages=2,3\"' %s/short.txt >/dev/null",
+             TMASIM_REL_BIN, dir);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/long.txt", dir);
+    char *tty = slurp(cmd);
+    cr_expect(strstr(tty, "\rsweep [") && strstr(tty, "%"), "no progress line on the terminal: %.600s", tty);
+    cr_expect(strstr(tty, "8 points: 8 ok"), "%.600s", tty);
+    free(tty);
+    snprintf(cmd, sizeof cmd, "%s/short.txt", dir);
+    tty = slurp(cmd);
+    cr_expect(!strstr(tty, "sweep ["), "a sweep of well under a second drew progress: %.600s", tty);
+    free(tty);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}

@@ -189,11 +189,6 @@ static int load_base(const opts *o, ctx *c, err_info *e)
     return ERR_OK;
 }
 
-static void on_progress(void *user, uint64_t done)
-{
-    cli_progress_update(user, done);
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -201,17 +196,30 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* the progress line of a sweep, drawn once it has run for a second */
+typedef struct progress {
+    cli_progress bar;
+    double t0;
+} progress;
+
+static void on_progress(void *user, uint64_t done)
+{
+    progress *p = user;
+    if (now_s() - p->t0 > 1.0)
+        cli_progress_update(&p->bar, done);
+}
+
 /* runs the points, reporting the rate on stderr for a run of more than a second */
 static int run_points(ctx *c, const uint64_t *points, uint64_t n, sweep_row *rows, err_info *e)
 {
-    cli_progress bar;
-    cli_progress_begin(&bar, "sweep", n);
+    progress pr = {.t0 = now_s()};
+    cli_progress_begin(&pr.bar, "sweep", n);
     sweep_run_opts ro = {.params = &c->params, .force = c->force, .jobs = c->jobs,
-                         .progress = bar.enabled ? on_progress : NULL, .progress_user = &bar};
-    double t0 = now_s();
+                         .progress = pr.bar.enabled ? on_progress : NULL, .progress_user = &pr};
     int rc = sweep_run(&c->base, &c->spec.grid, points, n, &ro, rows, e);
-    double dt = now_s() - t0;
-    cli_progress_end(&bar);
+    double dt = now_s() - pr.t0;
+    if (dt > 1.0)
+        cli_progress_end(&pr.bar);
     if (rc)
         return rc;
     uint64_t ev = 0;
