@@ -9,9 +9,17 @@ set -u
 cmd=${1:-}; T=${2:-}
 [ -n "$T" ] && [ -d "$T" ] || { echo "usage: $0 start|stop DIR (an existing directory)"; exit 2; }
 
-stop() {
+stop() {   # and wait (up to 10 s each) until they are gone: they write into DIR as they go
     for p in slurmd slurmctld munged; do
-        [ -s "$T/$p.pid" ] && kill "$(cat "$T/$p.pid")" 2>/dev/null
+        [ -s "$T/$p.pid" ] || continue
+        pid=$(cat "$T/$p.pid")
+        kill "$pid" 2>/dev/null || continue
+        for _ in $(seq 1 100); do
+            kill -0 "$pid" 2>/dev/null || break
+            # a daemon this shell did not start is no child of ours: a zombie of it counts as gone
+            [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = Z ] && break
+            sleep 0.1
+        done
     done
     return 0
 }

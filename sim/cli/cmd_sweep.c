@@ -249,6 +249,8 @@ static int write_file(const char *path, const sweep_spec *s, const sweep_row *ro
     return cli_outfile_commit(&f, e);
 }
 
+/* the rows of one status, grouped by rule: each rule's count and first point (rules are few:
+ * one pass over the rows per rule at most) */
 static void print_invalid(const sweep_spec *s, const sweep_row *rows, uint64_t n, sweep_status st)
 {
     uint64_t count = 0;
@@ -258,23 +260,22 @@ static void print_invalid(const sweep_spec *s, const sweep_row *rows, uint64_t n
         return;
     printf("\n%s points: %" PRIu64 "%s, by rule (first point of each):\n", sweep_status_name(st), count,
            st == SWEEP_INVALID ? " (skipped)" : " (protocol bugs: `tmasim check` explains them)");
-    for (uint64_t i = 0; i < n; i++) {
-        if (rows[i].status != st)
+    char *done = calloc(n, 1);   /* rows already counted under their rule */
+    for (uint64_t i = 0; done && i < n; i++) {
+        if (rows[i].status != st || done[i])
             continue;
-        int seen = 0;
         uint64_t same = 0;
-        for (uint64_t j = 0; j < n; j++)
-            if (rows[j].status == st && !strcmp(rows[j].rule, rows[i].rule)) {
-                seen |= j < i;
+        for (uint64_t j = i; j < n; j++)
+            if (!done[j] && rows[j].status == st && !strcmp(rows[j].rule, rows[i].rule)) {
+                done[j] = 1;
                 same++;
             }
-        if (seen)
-            continue;
         char *pt = sweep_point_text(&s->grid, rows[i].index);
         printf("  %-24s %5" PRIu64 " points, e.g. %s: %s\n", rows[i].rule, same, pt ? pt : "?",
                rows[i].detail ? rows[i].detail : "");
         free(pt);
     }
+    free(done);
 }
 
 static void print_table(const sweep_spec *s, const sweep_row *rows, uint64_t n, uint64_t top)
