@@ -36,7 +36,7 @@ run() { # name, then environment assignments for the run
     local name=$1; shift
     local t0 t1
     t0=$(date +%s.%N)
-    env "$@" timeout 280 "$T" sweep "$RESULTS" --top "$TOP" --reps "$REPS" -o "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.err"
+    env "$@" timeout 200 "$T" sweep "$RESULTS" --top "$TOP" --reps "$REPS" -o "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.err"
     echo "$?" >"$OUT/$name.rc"
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f\n", b - a}' >"$OUT/$name.wall"
