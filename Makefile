@@ -122,7 +122,7 @@ endif
 all: $(ALL)
 
 deps:
-	@scripts/install-deps.sh $(TEST_DEPS) $(VIEW_DEPS) bin:xvfb-run
+	@scripts/install-deps.sh $(TEST_DEPS) $(VIEW_DEPS) bin:xvfb-run bin:sbatch bin:munged
 deps-demo:
 	@scripts/install-deps.sh $(DEMO_DEPS)
 

@@ -21,6 +21,7 @@
 #include "hw.h"
 #include "run.h"
 #include "calib.h"
+#include "hw_sweep.h"
 int hw_cmd_wgmma_record(int argc, char **argv);
 #include "tm_flags.h"
 
@@ -827,6 +828,7 @@ int main(int argc, char **argv)
                 "  smoke     one layout case, four bank instructions (quick check of the device)\n"
                 "  run       a pipeline description (examples/*.yaml) as a real kernel: checked, timed, traced\n"
                 "  calibrate the simulator's timing parameters from microbenchmarks on this GPU (--params file)\n"
+                "  sweep     the best predicted points of `tmasim sweep -o FILE.csv` on every GPU of this host (or Slurm)\n"
                 "  wgmma-record  the shared address wgmma reads for each operand element, over the descriptor corpus\n\n"
                 "exit status: 0 ok, 1 finding (rejection, hang, mismatch), 2 bad input or no GPU\n");
         return argc < 2 ? EXIT_BAD_ : EXIT_OK_;
@@ -844,6 +846,8 @@ int main(int argc, char **argv)
         return cmd_smoke(argc - 1, argv + 1);
     if (!strcmp(c, "run"))
         return hw_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(c, "sweep"))
+        return hw_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(c, "calibrate"))
         return hw_cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(c, "wgmma-record"))
@@ -854,6 +858,6 @@ int main(int argc, char **argv)
         return cmd_record_encode(argc - 1, argv + 1);
     if (!strcmp(c, "record-bank"))
         return cmd_record_bank(argc - 1, argv + 1);
-    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run calibrate wgmma-record\n", c);
+    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run sweep calibrate wgmma-record\n", c);
     return EXIT_BAD_;
 }

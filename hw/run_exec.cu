@@ -35,6 +35,7 @@
 #include "run.h"
 #include "run_gen.h"
 #include "run_ref.h"
+#include "sweep.h"
 #include "gpu_time.h"
 
 namespace {
@@ -262,7 +263,7 @@ void usage(FILE *f)
 {
     fprintf(f,
             "usage: tmahw run DESC.yaml -o TRACE.tmt [--format table|json|csv] [--reps N] [--timeout-ms MS]\n"
-            "                 [--no-counters] [--source FILE] [--trace-ctas N] [--gpu-lock FILE]\n\n"
+            "                 [--no-counters] [--source FILE] [--trace-ctas N] [--gpu-lock FILE] [--set 'KEY=VALUE ...']\n\n"
             "Runs the pipeline description as a real kernel (generated, compiled with NVRTC for sm_90a):\n"
             "TMA/cp.async/st.async copies, the described mbarriers, roles, stages, reads and math. Checks every\n"
             "consumer's checksum against the host reference, bounds every wait by a watchdog (a hang is\n"
@@ -279,6 +280,8 @@ void usage(FILE *f)
             "  --record-level L overhead study: 1 full recording (default), 2 clock reads only, 3 stores only\n"
             "  --gpu-lock FILE  hold an exclusive lock on FILE from the first launch to the end of the counters,\n"
             "                   so that several runs may compile at once while one at a time uses the GPU\n"
+            "  --set 'K=V ...'  the description with these keys set (a point of `tmasim sweep`: stages, ctas,\n"
+            "                   ctas_per_sm, consumer_warps, release_lag, cluster, iterations, box, swizzle)\n"
             "exit status: 0 ok, 1 finding (hang, checksum or store mismatch, over-arrival), 2 bad input or no GPU\n");
 }
 
@@ -286,7 +289,7 @@ void usage(FILE *f)
 
 int hw_cmd_run(int argc, char **argv)
 {
-    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL, *lock_path = NULL;
+    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL, *lock_path = NULL, *set_text = NULL;
     int reps = 5, counters = 1;
     uint32_t trace_ctas = 0;
     int record_level = 1;
@@ -338,6 +341,8 @@ int hw_cmd_run(int argc, char **argv)
                 }
             } else if (!strcmp(argv[i - 1], "--gpu-lock")) {
                 lock_path = v;
+            } else if (!strcmp(argv[i - 1], "--set")) {
+                set_text = v;
             } else if (!strcmp(argv[i - 1], "--timeout-ms")) {
                 timeout_ms = strtod(v, &end);
                 if (!end || *end || timeout_ms < 1 || timeout_ms > 10000) {
@@ -365,6 +370,10 @@ int hw_cmd_run(int argc, char **argv)
     err_info e = {};
     if (desc_load(desc_path, &d, &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: %s\n", e.detail);
+        return EXIT_BAD;
+    }
+    if (set_text && sweep_apply_text(&d, NULL, set_text, &e) != ERR_OK) {
+        fprintf(stderr, "tmahw run: --set: %s: %s\n", e.rule, e.detail);
         return EXIT_BAD;
     }
     run_gen_info g;

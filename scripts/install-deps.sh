@@ -3,6 +3,7 @@
 # command line, but only those pkg-config cannot find. Called by the Makefile so
 # that `make demo` and `make test` work on a fresh Debian 12 machine.
 #   scripts/install-deps.sh criterion cairo yaml-0.1 jansson sdl2 [bin:xvfb-run] [bin:clang] [libfuzzer]
+#   [bin:sbatch bin:munged]   (Slurm and munge: tests/test_sweep.c starts a one-node cluster)
 # A name of the form bin:PROG installs the package that provides that program.
 set -eu
 
@@ -17,8 +18,10 @@ pkg_for_module() {
         bin:xvfb-run) echo "xvfb xauth" ;;
         bin:pkg-config) echo pkg-config ;;
         bin:clang) echo clang ;;
+        bin:sbatch) echo slurm-wlm ;;
+        bin:munged) echo munge ;;
         libfuzzer) echo "clang libclang-rt-dev" ;;
-        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo fontconfig sdl2 yaml-0.1 jansson bin:xvfb-run bin:clang libfuzzer)" >&2; exit 2 ;;
+        *) echo "install-deps: unknown dependency '$1' (known: criterion cairo fontconfig sdl2 yaml-0.1 jansson bin:xvfb-run bin:clang bin:sbatch bin:munged libfuzzer)" >&2; exit 2 ;;
     esac
 }
 
@@ -26,7 +29,7 @@ missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
 for dep in "$@"; do
     case "$dep" in
-        bin:*) command -v "${dep#bin:}" >/dev/null 2>&1 && continue ;;
+        bin:*) PATH="$PATH:/usr/sbin:/sbin" command -v "${dep#bin:}" >/dev/null 2>&1 && continue ;;
         # clang's libFuzzer runtime (libclang_rt.fuzzer), in its own package
         libfuzzer) command -v clang >/dev/null 2>&1 &&
                    [ -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] && continue ;;

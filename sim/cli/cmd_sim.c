@@ -10,6 +10,7 @@
 #include "pipe.h"
 #include "pipe_budget.h"
 #include "pipe_plan.h"
+#include "sweep.h"
 #include "trace.h"
 
 static void usage(FILE *to)
@@ -28,48 +29,10 @@ static void usage(FILE *to)
             "                  where each comes from\n"
             "  --params FILE   'name = value' lines overriding timing parameters (--params-list)\n"
             "  --sweep KEY=... re-runs with KEY set to each value; KEY is stages, iterations, ctas,\n"
-            "                  ctas_per_sm, consumer_warps, release_lag or a parameter name\n"
+            "                  ctas_per_sm, consumer_warps, release_lag, cluster or a parameter name\n"
+            "                  (a grid of several keys on every core: tmasim sweep)\n"
             "  --force         run past the work limits (about 2e9 simulated events, a trace of 2^26 events)\n"
             "exit status: 0 ok, 1 protocol bug (hang or mbarrier misuse), 2 bad input\n");
-}
-
-static const char *const desc_keys[] = {"stages", "iterations", "ctas", "ctas_per_sm", "consumer_warps", "release_lag"};
-
-static int set_key(pipe_desc *d, pipe_params *p, const char *key, double v, err_info *e)
-{
-    for (size_t k = 0; k < sizeof desc_keys / sizeof desc_keys[0]; k++)
-        if (!strcmp(key, desc_keys[k]) && !(v >= 0 && v <= 65535 && v == (double)(uint32_t)v))
-            return err_set(e, ERR_BAD_INPUT, "sweep", "--sweep %s=%g (allowed: whole numbers 0..65535)", key, v);
-    uint32_t u = (uint32_t)v;
-    if (!strcmp(key, "stages"))
-        d->stages = u;
-    else if (!strcmp(key, "iterations"))
-        d->iterations = u;
-    else if (!strcmp(key, "ctas"))
-        d->ctas = u;
-    else if (!strcmp(key, "ctas_per_sm"))
-        d->ctas_per_sm = u;
-    else if (!strcmp(key, "consumer_warps"))
-        d->consumer_warps = u;
-    else if (!strcmp(key, "release_lag"))
-        d->release_lag = u;
-    else
-        return params_set(p, key, v, e);
-    return ERR_OK;
-}
-
-/* A swept description is re-derived: barrier counts and expect_tx that derive filled in
- * (the correct values for the loaded shape) must follow the new shape, while values the
- * description set to seed a bug stay. A value equal to the derived one is either, and
- * re-deriving it gives the correct value for the new shape. */
-static void forget_derived(pipe_desc *d)
-{
-    if (d->full_count == pipe_desc_full_count(d))
-        d->full_count = 0;
-    if (d->empty_count == pipe_desc_empty_count(d))
-        d->empty_count = 0;
-    if (d->expect_tx == d->copy_bytes)
-        d->expect_tx = 0;
 }
 
 static const char *role_label(int k)
@@ -262,8 +225,8 @@ int cmd_sim(int argc, char **argv)
         for (unsigned k = 0; k < nv; k++) {   /* every value is checked before the table starts */
             pipe_desc dk = d;
             pipe_params pk = p;
-            forget_derived(&dk);
-            if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e) ||
+            sweep_forget_derived(&dk);
+            if (sweep_set_number(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e) ||
                 cli_sim_budget("sim", &dk, &pk, 0, force, &e))
                 return cli_report("sim", &e);
         }
@@ -278,8 +241,8 @@ int cmd_sim(int argc, char **argv)
         for (unsigned k = 0; k < nv; k++) {
             pipe_desc dk = d;
             pipe_params pk = p;
-            forget_derived(&dk);
-            if (set_key(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e)) {
+            sweep_forget_derived(&dk);
+            if (sweep_set_number(&dk, &pk, key, vals[k], &e) || pipe_desc_derive(&dk, &e)) {
                 cli_progress_end(&bar);
                 return cli_report("sim", &e);
             }

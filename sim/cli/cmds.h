@@ -14,6 +14,7 @@ int cmd_demo(int argc, char **argv);     /* the bundled example */
 int cmd_corpus(int argc, char **argv);   /* a seeded random corpus of descriptions */
 int cmd_accuracy(int argc, char **argv); /* the simulator against a recorded corpus */
 int cmd_wgmma(int argc, char **argv);    /* wgmma descriptor reads vs the TMA tile */
+int cmd_sweep(int argc, char **argv);    /* a grid of configurations, ranked; Slurm shards */
 /* tmasim replay of a wgmma recording (a folder holding wgmma.txt, or the file). */
 #include <stdint.h>
 #include "cli.h"

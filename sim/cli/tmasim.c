@@ -18,6 +18,7 @@ static const struct {
     {"replay", cmd_replay, "compare the model with recorded H100 results (traces/h100/validation)"},
     {"check", cmd_check, "protocol check of a pipeline description"},
     {"sim", cmd_sim, "simulate a pipeline description and write a trace"},
+    {"sweep", cmd_sweep, "predict a grid of configurations on every core, ranked (Slurm job arrays)"},
     {"export", cmd_export, "convert a trace to or from Chrome Trace Event JSON"},
     {"diff", cmd_diff, "compare a simulated trace with a measured one"},
     {"demo", cmd_demo, "the bundled example: 128B-swizzled 64x64 f16 tile"},
