@@ -32,6 +32,7 @@
 #include "hw.h"
 #include "pipe.h"
 #include "pipe_plan.h"
+#include "rfile.h"
 #include "run.h"
 #include "run_gen.h"
 #include "run_ref.h"
@@ -691,6 +692,15 @@ int hw_cmd_run(int argc, char **argv)
         snprintf(tr.note, sizeof tr.note, "%.127s", note);
     }
     tr.kernel_ns = last_rec.end > last_rec.start ? (int64_t)(last_rec.end - last_rec.start) : (int64_t)k_norec;
+    {
+        /* the trace carries its description, so that a viewer rebuilds the plan from it */
+        size_t len = 0;
+        int rerr = 0;
+        char *text = rfile_load(desc_path, DESC_MAX_FILE_BYTES, &len, &rerr);
+        if (text)
+            trace_set_desc(&tr, text, len, pipe_plan_hash(&d), &e);
+        free(text);
+    }
     if (trace_write(out_path, &tr, &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: %s\n", e.detail);
         return EXIT_BAD;
