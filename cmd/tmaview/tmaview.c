@@ -12,7 +12,7 @@
 #include "draw_timeline.h"
 #include "tmaview_app.h"
 
-/* the toolkit's version (sim/cli/cli.h TMASCOPE_VERSION; the viewer does not include
+/* the toolkit's version (cmd/tmasim/cli.h TMASCOPE_VERSION; the viewer does not include
  * the command layer of tmasim) */
 #define TMASCOPE_VIEW_VERSION "0.1.0"
 
