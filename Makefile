@@ -66,6 +66,7 @@ HW_C_SRC     := $(wildcard hw/*.c)
 # include paths per layer
 INC_SIM  := -Isim
 INC_VIZ  := -Isim -Iviz
+INC_HW   := -Isim -Ihw
 INC_CMD  := -Isim -Iviz
 INC_TEST := -Isim -Iviz -Ihw -Icmd/tmasim -Itests
 
@@ -79,6 +80,8 @@ $(BUILD)/$(1)/obj/viz/view_%.o: viz/view_%.c $(wildcard sim/*.h viz/*.h) | $(BUI
 	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_VIZ) -c $$< -o $$@
 $(BUILD)/$(1)/obj/viz/draw_%.o: viz/draw_%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz
 	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_VIZ) $$(call PKG_CFLAGS,cairo fontconfig) -c $$< -o $$@
+$(BUILD)/$(1)/obj/hw/%.o: hw/%.c $(wildcard sim/*.h hw/*.h) | $(BUILD)/$(1)/obj/hw
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_HW) -c $$< -o $$@
 $(BUILD)/$(1)/obj/cmd/tmasim/%.o: cmd/tmasim/%.c $(wildcard sim/*.h viz/*.h cmd/tmasim/*.h) | $(BUILD)/$(1)/obj/cmd/tmasim
 	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_CMD) -Icmd/tmasim $$(call PKG_CFLAGS,cairo yaml-0.1 jansson) -c $$< -o $$@
 $(BUILD)/$(1)/obj/cmd/tmaview/%.o: cmd/tmaview/%.c $(wildcard sim/*.h viz/*.h cmd/tmaview/*.h) | $(BUILD)/$(1)/obj/cmd/tmaview
@@ -88,7 +91,7 @@ $(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*
 	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMASIM_REL_BIN='"$(BUILD)/rel/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
 	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
 
-$(BUILD)/$(1)/obj/sim $(BUILD)/$(1)/obj/viz $(BUILD)/$(1)/obj/cmd/tmasim $(BUILD)/$(1)/obj/cmd/tmaview $(BUILD)/$(1)/obj/tests $(BUILD)/$(1)/tests:
+$(BUILD)/$(1)/obj/sim $(BUILD)/$(1)/obj/viz $(BUILD)/$(1)/obj/hw $(BUILD)/$(1)/obj/cmd/tmasim $(BUILD)/$(1)/obj/cmd/tmaview $(BUILD)/$(1)/obj/tests $(BUILD)/$(1)/tests:
 	mkdir -p $$@
 
 $(BUILD)/$(1)/libtmasim.a: $(SIM_CORE_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
@@ -97,14 +100,17 @@ $(BUILD)/$(1)/libtmadesc.a: $(SIM_DESC_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
 	rm -f $$@ && ar rcs $$@ $$^
 $(BUILD)/$(1)/libtmaviz.a: $(VIZ_PURE_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(VIZ_DRAW_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
 	rm -f $$@ && ar rcs $$@ $$^
+$(BUILD)/$(1)/libtmahw.a: $(HW_C_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
+	rm -f $$@ && ar rcs $$@ $$^
 
 LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
+TEST_LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmahw.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
 
 $(BUILD)/$(1)/tmasim: $(CLI_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
 	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo fontconfig yaml-0.1 jansson) -lm
 $(BUILD)/$(1)/tmaview: $(VIEW_APP_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
 	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo fontconfig yaml-0.1 jansson) -lm
-$(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(LIBS_$(1)) | $(BUILD)/$(1)/tests
+$(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(TEST_LIBS_$(1)) | $(BUILD)/$(1)/tests
 	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo fontconfig yaml-0.1 jansson) -lm
 
 $(BUILD)/$(1)/obj/fuzz/%.o: tests/fuzz/%.c $(wildcard sim/*.h cmd/tmasim/*.h viz/*.h tests/fuzz/*.h)
@@ -168,10 +174,7 @@ hw/run_kernel_str.c: hw/run_kernel.cuh hw/embed.sh
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
-$(BUILD)/rel/obj/hw/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_rel) -Isim -Ihw -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Ihw/cinclude -c $< -o $@
-$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_C_SRC:%.c=$(BUILD)/rel/obj/%.o) \
+$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(BUILD)/rel/libtmahw.a \
                    $(BUILD)/rel/obj/hwdesc/desc_yaml.o $(BUILD)/rel/libtmasim.a
 	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS) $(HW_YAML_LIBS)
 hw: $(BUILD)/rel/tmahw
