@@ -32,6 +32,7 @@
 #include "hw.h"
 #include "pipe.h"
 #include "pipe_plan.h"
+#include "prof.h"
 #include "rfile.h"
 #include "run.h"
 #include "run_gen.h"
@@ -147,6 +148,59 @@ int launch(runner *r, int record)
 }
 
 int launch_rec_cb(void *ctx) { return launch((runner *)ctx, 0); }
+
+/* The Range Profiler's log of a pipeline run: the base metric names it lists (comma
+ * separated), then its notes. */
+struct prof_log {
+    char *buf;
+    size_t cap;
+};
+
+void prof_log_cb(void *user, hw_prof_log_kind kind, const char *text)
+{
+    prof_log *l = (prof_log *)user;
+    size_t n = strlen(l->buf);
+    if (kind == HW_PROF_LOG_UNAVAILABLE || n + 1 >= l->cap)
+        return;
+    if (kind == HW_PROF_LOG_BASE_METRIC)
+        snprintf(l->buf + n, l->cap - n, "%s%s", n ? "," : "", text);
+    else if (!strncmp(text, "warning", 7))
+        snprintf(l->buf + n, l->cap - n, "%s%s", n ? "; " : "", text);
+}
+
+/* The counters of one untimed launch: fills up to max metrics of want[] that the device
+ * offers; returns their number, or -1 with msg. */
+int pipe_counters(const char *const *want, int nwant, runner *R, const char **names, double *values, int max,
+                  char *log, size_t logsz, char *msg, size_t msgsz)
+{
+    static const char *const filters[] = {"stalled", NULL};
+    prof_log pl = {log, logsz};
+    hw_prof_desc pd = {};
+    pd.want = want;
+    pd.nwant = nwant;
+    pd.max_metrics = max;
+    pd.max_ranges = 2;
+    pd.list_filters = filters;
+    pd.log = prof_log_cb;
+    pd.log_user = &pl;
+    hw_prof *prof = NULL;
+    if (hw_prof_open(&pd, &prof, msg, msgsz))
+        return -1;
+    int n = hw_prof_nmetrics(prof);
+    double v[2 * 64];
+    int ranges = hw_prof_collect(prof, launch_rec_cb, R, v, 64, msg, msgsz);
+    if (ranges == 0)
+        snprintf(msg, msgsz, "no range recorded");
+    if (ranges > 0) {
+        int last = ranges < 2 ? ranges - 1 : 1;
+        for (int k = 0; k < n; k++) {
+            names[k] = hw_prof_names(prof)[k];
+            values[k] = v[last * 64 + k];
+        }
+    }
+    hw_prof_close(prof);
+    return ranges > 0 ? n : -1;
+}
 
 const char *role_of(const pipe_desc *d, uint32_t warp)
 {
@@ -792,8 +846,8 @@ int hw_cmd_run(int argc, char **argv)
         double vals[48];
         static char plog[16384];
         plog[0] = 0;
-        int n = run_prof_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), launch_rec_cb, &R, names, vals, 48,
-                                  "stalled", plog, sizeof plog, msg, sizeof msg);
+        int n = pipe_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), &R, names, vals, 48, plog, sizeof plog,
+                              msg, sizeof msg);
         snprintf(counters_path, sizeof counters_path, "%.*s.counters.json",
                  (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
                                                                                                  : strlen(out_path)),
