@@ -337,22 +337,222 @@ void usage(FILE *f)
             "exit status: 0 ok, 1 finding (hang, checksum or store mismatch, over-arrival), 2 bad input or no GPU\n");
 }
 
-} // namespace
-
-int hw_cmd_run(int argc, char **argv)
+/* The simulator's verdict for the same description, in words. */
+void sim_verdict(const pipe_desc *d, pipe_result *sim, char *text, size_t cap)
 {
-    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL, *lock_path = NULL;
-    int reps = 5, counters = 1;
-    uint32_t trace_ctas = 0;
-    int record_level = 1;
-    double timeout_ms = 200;
+    err_info e = {}, sv = {};
+    int sim_rc = pipe_run(d, NULL, sim, &e);
+    int sim_finding = sim_rc == ERR_OK ? pipe_verdict(sim, &sv) : ERR_IO;
+    if (sim_rc != ERR_OK)
+        snprintf(text, cap, "simulator failed: %.380s", e.detail);
+    else if (sim_finding == ERR_OK)
+        snprintf(text, cap, "ok, predicted %.1f us", sim->kernel_ns / 1000.0);
+    else
+        snprintf(text, cap, "%s: %s", sv.rule, sv.detail);
+}
+
+/* The tensors filled with their reference pattern on the device, their tensor maps, and
+ * the store's output and map. -1 to go on, else the exit status. */
+int upload_tensors(const pipe_desc *d, const run_gen_info *g, runner *R, std::vector<std::vector<uint8_t>> &host,
+                   const uint8_t *tens[DESC_MAX_TENSORS], uint64_t tsize[DESC_MAX_TENSORS])
+{
+    memset(&R->kp, 0, sizeof R->kp);
+    memset(R->maps, 0, sizeof R->maps);
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        tsize[t] = run_ref_tensor_bytes(&d->tensors[t].map);
+        host[t].resize(tsize[t] + 64);
+        run_ref_fill(host[t].data(), tsize[t], t);
+        tens[t] = host[t].data();
+        CUdeviceptr p;
+        if (cuMemAlloc(&p, tsize[t] + 64) != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: out of device memory for tensors[%u] (%llu bytes)\n", t,
+                    (unsigned long long)tsize[t]);
+            return EXIT_BAD;
+        }
+        cuMemcpyHtoD(p, host[t].data(), tsize[t]);
+        R->kp.g[t] = p;
+        tm_desc m = d->tensors[t].map;
+        m.global_address = p;
+        if (d->multicast)
+            m.box[m.rank - 1] = g->slice_rows[t];
+        CUresult er = hw_encode(&m, &R->maps[t]);
+        if (er != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected tensors[%u] (%s): %s\n", t, d->tensors[t].name,
+                    hw_cu_name(er));
+            return EXIT_BAD;
+        }
+    }
+    CUdeviceptr store_out = 0;
+    size_t store_bytes = 0;
+    if (g->stores_per_cta) {
+        tm_desc m = d->tensors[0].map;
+        const tm_dtype_info *inf = tm_dtype_get(m.dtype);
+        uint32_t eb = inf->bits / 8;
+        m.rank = 2;
+        m.dims[0] = m.box[0];
+        m.dims[1] = (uint64_t)m.box[1] * g->stores_per_cta * d->ctas;
+        m.strides[0] = (uint64_t)m.box[0] * eb;
+        store_bytes = m.dims[1] * m.strides[0];
+        cuMemAlloc(&store_out, store_bytes);
+        cuMemsetD8(store_out, 0, store_bytes);
+        m.global_address = store_out;
+        R->store_out = store_out;
+        R->store_bytes = store_bytes;
+        CUresult er = hw_encode(&m, &R->maps[4]);
+        if (er != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected the store map: %s\n", hw_cu_name(er));
+            return EXIT_BAD;
+        }
+    }
+    return -1;
+}
+
+/* Over-arrival: local arrivals on empty barriers that completed a phase, as the arrive's
+ * returned state reports it, against the phases the description implies. Leaves out
+ * empty when they agree (or the mode's arrivals are not counted this way). */
+void over_arrival(const pipe_desc *d, const runner *R, char *out, size_t cap)
+{
+    if (!d->multicast && d->mode != PIPE_STASYNC && !d->never_release && !d->cpasync_groups) {
+        std::vector<uint32_t> hist(R->arrivals_bytes / 4);
+        cuMemcpyDtoH(hist.data(), R->arrivals, R->arrivals_bytes);
+        int after = 0;   /* pending count reported after the arrival (bin 0 seen) */
+        for (uint32_t c = 0; c < d->ctas; c++)
+            for (uint32_t s = 0; s < d->stages; s++)
+                if (hist[((size_t)c * 2 * d->stages + d->stages + s) * 4 + 0])
+                    after = 1;
+        for (uint32_t c = 0; c < d->ctas && !out[0]; c++)
+            for (uint32_t s = 0; s < d->stages; s++) {
+                const uint32_t *h = &hist[((size_t)c * 2 * d->stages + d->stages + s) * 4];
+                uint32_t phases = d->iterations / d->stages + (s < d->iterations % d->stages ? 1u : 0u);
+                uint32_t completed = after ? h[0] : h[1];
+                if (completed != phases) {
+                    snprintf(out, cap,
+                             "CTA %u empty[%u]: consumer arrivals completed %u phases for %u iterations "
+                             "(arrivals seeing pending 0/1/2/3+: %u/%u/%u/%u, init count %u)",
+                             c, s, completed, phases, h[0], h[1], h[2], h[3], d->empty_count);
+                    break;
+                }
+            }
+    }
+}
+
+/* The kernel driver's version (what nvidia-smi shows); empty when it cannot be read. */
+void driver_version(char drv[32])
+{
+    FILE *vf = fopen("/proc/driver/nvidia/version", "r");
+    if (!vf)
+        return;
+    char line[256];
+    if (fgets(line, sizeof line, vf)) {
+        /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  ...":
+         * the first word after "Kernel Module" that starts with a digit */
+        const char *k = strstr(line, "Kernel Module");
+        for (const char *q = k ? k + strlen("Kernel Module") : NULL; q && *q && !drv[0]; q++)
+            if (q[-1] == ' ' && *q >= '0' && *q <= '9' && sscanf(q, "%31s", drv) != 1)
+                drv[0] = 0;
+    }
+    fclose(vf);
+}
+
+/* The counters of a separate, untimed launch, written to TRACE.counters.json (path). */
+void write_counters(const pipe_desc *d, const char *gpu, const char *date, runner *R, const char *out_path, char *path,
+                    size_t pathcap)
+{
+    char msg[600];
+    static const char *const want_m[] = {
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        "smsp__sass_inst_executed_op_ldsm.sum",
+        "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
+        "l1tex__m_xbar2l1tex_read_bytes.sum",
+        "smsp__inst_executed_op_tma_ld.sum",
+        "lts__t_bytes.sum",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
+        "sm__cycles_elapsed.max",
+        /* where the SM's issue goes: instructions by pipe, issue-active cycles, resident
+         * warps, and the warp-state counters that say what the warps waited for */
+        "smsp__inst_executed.sum",
+        "smsp__issue_active.sum",
+        "smsp__cycles_active.sum",
+        "smsp__warps_active.sum",
+        "smsp__inst_executed_pipe_lsu.sum",
+        "smsp__inst_executed_pipe_alu.sum",
+        "smsp__inst_executed_pipe_fma.sum",
+        "smsp__inst_executed_pipe_uniform.sum",
+        "smsp__inst_executed_pipe_adu.sum",
+        "smsp__inst_executed_pipe_cbu.sum",
+        "smsp__inst_executed_op_branch.sum",
+        "sm__pipe_tensor_op_hmma_cycles_active.sum",
+        "smsp__warps_issue_stalled_barrier.sum",
+        "smsp__warps_issue_stalled_branch_resolving.sum",
+        "smsp__warps_issue_stalled_dispatch_stall.sum",
+        "smsp__warps_issue_stalled_drain.sum",
+        "smsp__warps_issue_stalled_lg_throttle.sum",
+        "smsp__warps_issue_stalled_long_scoreboard.sum",
+        "smsp__warps_issue_stalled_math_pipe_throttle.sum",
+        "smsp__warps_issue_stalled_membar.sum",
+        "smsp__warps_issue_stalled_mio_throttle.sum",
+        "smsp__warps_issue_stalled_misc.sum",
+        "smsp__warps_issue_stalled_no_instruction.sum",
+        "smsp__warps_issue_stalled_not_selected.sum",
+        "smsp__warps_issue_stalled_selected.sum",
+        "smsp__warps_issue_stalled_short_scoreboard.sum",
+        "smsp__warps_issue_stalled_sleeping.sum",
+        "smsp__warps_issue_stalled_wait.sum",
+        "smsp__warps_issue_stalled_tex_throttle.sum",
+        "smsp__warps_issue_stalled_imc_miss.sum",
+    };
+    const char *names[48];
+    double vals[48];
+    static char plog[16384];
+    plog[0] = 0;
+    int n = pipe_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), R, names, vals, 48, plog, sizeof plog,
+                          msg, sizeof msg);
+    snprintf(path, pathcap, "%.*s.counters.json",
+             (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
+                                                                                             : strlen(out_path)),
+             out_path);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "{\"name\":\"%s\",\"gpu\":\"%s\",\"date\":\"%s\",\"launch\":\"one untimed launch without "
+                   "recording, Range Profiler (auto range, kernel replay)\",",
+                d->name, gpu, date);
+        if (n < 0)
+            fprintf(f, "\"error\":\"%s\",", msg);
+        fprintf(f, "\"metrics\":{");
+        for (int k = 0; k < n; k++)
+            fprintf(f, "%s\"%s\":%.17g", k ? "," : "", names[k], vals[k]);
+        fprintf(f, "},\"model\":{\"read_wavefronts_per_warp_stage\":%llu,\"read_instructions_per_warp_stage\":%u,"
+                   "\"copy_bytes_per_stage\":%u},\"tma_base_metrics\":\"%s\"}\n",
+                (unsigned long long)d->read_wavefronts, d->read_instructions, d->copy_bytes, plog);
+        fclose(f);
+    }
+    if (n < 0)
+        fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
+}
+
+/* The flags of `tmahw run`, checked before any work. */
+struct run_opts {
+    const char *desc_path, *out_path, *fmt, *src_path, *lock_path;
+    int reps, counters, record_level;
+    uint32_t trace_ctas;
+    double timeout_ms;
+};
+
+/* -1 to go on, else the exit status (--help, a bad flag). */
+int parse_flags(int argc, char **argv, run_opts *o)
+{
+    *o = run_opts{NULL, NULL, "table", NULL, NULL, 5, 1, 1, 0, 200};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return EXIT_OK;
         }
         if (!strcmp(argv[i], "--no-counters")) {
-            counters = 0;
+            o->counters = 0;
             continue;
         }
         if (argv[i][0] == '-') {
@@ -363,18 +563,18 @@ int hw_cmd_run(int argc, char **argv)
             const char *v = argv[++i];
             char *end = NULL;
             if (!strcmp(argv[i - 1], "-o"))
-                out_path = v;
+                o->out_path = v;
             else if (!strcmp(argv[i - 1], "--source"))
-                src_path = v;
+                o->src_path = v;
             else if (!strcmp(argv[i - 1], "--format")) {
                 if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "csv")) {
                     fprintf(stderr, "tmahw run: --format: '%s' (allowed table, json, csv)\n", v);
                     return EXIT_BAD;
                 }
-                fmt = v;
+                o->fmt = v;
             } else if (!strcmp(argv[i - 1], "--reps")) {
-                reps = (int)strtol(v, &end, 10);
-                if (!end || *end || reps < 1 || reps > 100) {
+                o->reps = (int)strtol(v, &end, 10);
+                if (!end || *end || o->reps < 1 || o->reps > 100) {
                     fprintf(stderr, "tmahw run: --reps: '%s' (allowed 1..100)\n", v);
                     return EXIT_BAD;
                 }
@@ -384,18 +584,18 @@ int hw_cmd_run(int argc, char **argv)
                     fprintf(stderr, "tmahw run: --trace-ctas: '%s' (allowed 1..65535)\n", v);
                     return EXIT_BAD;
                 }
-                trace_ctas = (uint32_t)n;
+                o->trace_ctas = (uint32_t)n;
             } else if (!strcmp(argv[i - 1], "--record-level")) {
-                record_level = (int)strtol(v, &end, 10);
-                if (!end || *end || record_level < 1 || record_level > 3) {
+                o->record_level = (int)strtol(v, &end, 10);
+                if (!end || *end || o->record_level < 1 || o->record_level > 3) {
                     fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only)\n", v);
                     return EXIT_BAD;
                 }
             } else if (!strcmp(argv[i - 1], "--gpu-lock")) {
-                lock_path = v;
+                o->lock_path = v;
             } else if (!strcmp(argv[i - 1], "--timeout-ms")) {
-                timeout_ms = strtod(v, &end);
-                if (!end || *end || timeout_ms < 1 || timeout_ms > 10000) {
+                o->timeout_ms = strtod(v, &end);
+                if (!end || *end || o->timeout_ms < 1 || o->timeout_ms > 10000) {
                     fprintf(stderr, "tmahw run: --timeout-ms: '%s' (allowed 1..10000)\n", v);
                     return EXIT_BAD;
                 }
@@ -405,16 +605,32 @@ int hw_cmd_run(int argc, char **argv)
             }
             continue;
         }
-        if (desc_path) {
+        if (o->desc_path) {
             fprintf(stderr, "tmahw run: '%s': one description only (see --help)\n", argv[i]);
             return EXIT_BAD;
         }
-        desc_path = argv[i];
+        o->desc_path = argv[i];
     }
-    if (!desc_path || !out_path) {
-        fprintf(stderr, "tmahw run: %s is required (tmahw run DESC.yaml -o TRACE.tmt)\n", desc_path ? "-o TRACE" : "DESC");
+    if (!o->desc_path || !o->out_path) {
+        fprintf(stderr, "tmahw run: %s is required (tmahw run DESC.yaml -o TRACE.tmt)\n", o->desc_path ? "-o TRACE" : "DESC");
         return EXIT_BAD;
     }
+    return -1;
+}
+
+} // namespace
+
+int hw_cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    int flags_rc = parse_flags(argc, argv, &o);
+    if (flags_rc >= 0)
+        return flags_rc;
+    const char *desc_path = o.desc_path, *out_path = o.out_path, *fmt = o.fmt, *src_path = o.src_path,
+               *lock_path = o.lock_path;
+    const int reps = o.reps, counters = o.counters, record_level = o.record_level;
+    const uint32_t trace_ctas = o.trace_ctas;
+    const double timeout_ms = o.timeout_ms;
 
     static pipe_desc d;
     err_info e = {};
@@ -441,18 +657,9 @@ int hw_cmd_run(int argc, char **argv)
         fputs(src, f);
         fclose(f);
     }
-    /* the simulator's verdict for the same description */
     pipe_result sim;
-    err_info sv = {};
-    int sim_rc = pipe_run(&d, NULL, &sim, &e);
-    int sim_finding = sim_rc == ERR_OK ? pipe_verdict(&sim, &sv) : ERR_IO;
-    char sim_text[sizeof sv.rule + sizeof sv.detail + 64];   /* the whole verdict */
-    if (sim_rc != ERR_OK)
-        snprintf(sim_text, sizeof sim_text, "simulator failed: %.380s", e.detail);
-    else if (sim_finding == ERR_OK)
-        snprintf(sim_text, sizeof sim_text, "ok, predicted %.1f us", sim.kernel_ns / 1000.0);
-    else
-        snprintf(sim_text, sizeof sim_text, "%s: %s", sv.rule, sv.detail);
+    static char sim_text[sizeof(err_info::rule) + sizeof(err_info::detail) + 64];   /* the whole verdict */
+    sim_verdict(&d, &sim, sim_text, sizeof sim_text);
 
     hw_device dev;
     char msg[600];
@@ -487,54 +694,11 @@ int hw_cmd_run(int argc, char **argv)
     std::vector<std::vector<uint8_t>> host(d.ntensors);
     const uint8_t *tens[DESC_MAX_TENSORS] = {};
     uint64_t tsize[DESC_MAX_TENSORS] = {};
-    memset(&R.kp, 0, sizeof R.kp);
-    memset(R.maps, 0, sizeof R.maps);
-    for (uint32_t t = 0; t < d.ntensors; t++) {
-        tsize[t] = run_ref_tensor_bytes(&d.tensors[t].map);
-        host[t].resize(tsize[t] + 64);
-        run_ref_fill(host[t].data(), tsize[t], t);
-        tens[t] = host[t].data();
-        CUdeviceptr p;
-        if (cuMemAlloc(&p, tsize[t] + 64) != CUDA_SUCCESS) {
-            fprintf(stderr, "tmahw run: out of device memory for tensors[%u] (%llu bytes)\n", t,
-                    (unsigned long long)tsize[t]);
-            return EXIT_BAD;
-        }
-        cuMemcpyHtoD(p, host[t].data(), tsize[t]);
-        R.kp.g[t] = p;
-        tm_desc m = d.tensors[t].map;
-        m.global_address = p;
-        if (d.multicast)
-            m.box[m.rank - 1] = g.slice_rows[t];
-        CUresult er = hw_encode(&m, &R.maps[t]);
-        if (er != CUDA_SUCCESS) {
-            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected tensors[%u] (%s): %s\n", t, d.tensors[t].name,
-                    hw_cu_name(er));
-            return EXIT_BAD;
-        }
-    }
-    CUdeviceptr store_out = 0;
-    size_t store_bytes = 0;
-    if (g.stores_per_cta) {
-        tm_desc m = d.tensors[0].map;
-        const tm_dtype_info *inf = tm_dtype_get(m.dtype);
-        uint32_t eb = inf->bits / 8;
-        m.rank = 2;
-        m.dims[0] = m.box[0];
-        m.dims[1] = (uint64_t)m.box[1] * g.stores_per_cta * d.ctas;
-        m.strides[0] = (uint64_t)m.box[0] * eb;
-        store_bytes = m.dims[1] * m.strides[0];
-        cuMemAlloc(&store_out, store_bytes);
-        cuMemsetD8(store_out, 0, store_bytes);
-        m.global_address = store_out;
-        R.store_out = store_out;
-        R.store_bytes = store_bytes;
-        CUresult er = hw_encode(&m, &R.maps[4]);
-        if (er != CUDA_SUCCESS) {
-            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected the store map: %s\n", hw_cu_name(er));
-            return EXIT_BAD;
-        }
-    }
+    int up_rc = upload_tensors(&d, &g, &R, host, tens, tsize);
+    if (up_rc >= 0)
+        return up_rc;
+    CUdeviceptr store_out = R.store_out;
+    size_t store_bytes = R.store_bytes;
     const uint32_t nw = d.ctas * g.nwarps;
     CUdeviceptr p_time, p_sm, p_ev, p_evn, p_sums, p_sink;
     size_t ev_bytes = (size_t)nw * g.ev_cap * sizeof(run_raw_ev);
@@ -640,31 +804,9 @@ int hw_cmd_run(int argc, char **argv)
         hung = 1;
     }
 
-    /* over-arrival: local arrivals on empty barriers that completed a phase, as the
-     * arrive's returned state reports it, against the phases the description implies */
     char arrival_finding[300] = "";
-    if (!hung && !d.multicast && d.mode != PIPE_STASYNC && !d.never_release && !d.cpasync_groups) {
-        std::vector<uint32_t> hist(R.arrivals_bytes / 4);
-        cuMemcpyDtoH(hist.data(), R.arrivals, R.arrivals_bytes);
-        int after = 0;   /* pending count reported after the arrival (bin 0 seen) */
-        for (uint32_t c = 0; c < d.ctas; c++)
-            for (uint32_t s = 0; s < d.stages; s++)
-                if (hist[((size_t)c * 2 * d.stages + d.stages + s) * 4 + 0])
-                    after = 1;
-        for (uint32_t c = 0; c < d.ctas && !arrival_finding[0]; c++)
-            for (uint32_t s = 0; s < d.stages; s++) {
-                const uint32_t *h = &hist[((size_t)c * 2 * d.stages + d.stages + s) * 4];
-                uint32_t phases = d.iterations / d.stages + (s < d.iterations % d.stages ? 1u : 0u);
-                uint32_t completed = after ? h[0] : h[1];
-                if (completed != phases) {
-                    snprintf(arrival_finding, sizeof arrival_finding,
-                             "CTA %u empty[%u]: consumer arrivals completed %u phases for %u iterations "
-                             "(arrivals seeing pending 0/1/2/3+: %u/%u/%u/%u, init count %u)",
-                             c, s, completed, phases, h[0], h[1], h[2], h[3], d.empty_count);
-                    break;
-                }
-            }
-    }
+    if (!hung)
+        over_arrival(&d, &R, arrival_finding, sizeof arrival_finding);
 
     /* ---- trace ---- */
     std::vector<run_raw_ev> ev((size_t)nw * g.ev_cap);
@@ -723,21 +865,8 @@ int hw_cmd_run(int argc, char **argv)
     snprintf(tr.gpu, sizeof tr.gpu, "%.63s", dev.name);
     snprintf(tr.name, sizeof tr.name, "%s", d.name);
     {
-        /* the kernel driver's version (what nvidia-smi shows), else the CUDA driver API's */
         char drv[32] = "";
-        FILE *vf = fopen("/proc/driver/nvidia/version", "r");
-        if (vf) {
-            char line[256];
-            if (fgets(line, sizeof line, vf)) {
-                /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  ...":
-                 * the first word after "Kernel Module" that starts with a digit */
-                const char *k = strstr(line, "Kernel Module");
-                for (const char *q = k ? k + strlen("Kernel Module") : NULL; q && *q && !drv[0]; q++)
-                    if (q[-1] == ' ' && *q >= '0' && *q <= '9' && sscanf(q, "%31s", drv) != 1)
-                        drv[0] = 0;
-            }
-            fclose(vf);
-        }
+        driver_version(drv);
         char note[400];
         snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; no-rec kernel %.0f ns (median %zu); "
                  "CTAs traced %u/%u",
@@ -795,81 +924,8 @@ int hw_cmd_run(int argc, char **argv)
 
     /* ---- counters (separate, untimed launch) ---- */
     char counters_path[600] = "";
-    if (counters && !hung) {
-        static const char *const want_m[] = {
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-            "smsp__sass_inst_executed_op_shared_ld.sum",
-            "smsp__sass_inst_executed_op_ldsm.sum",
-            "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
-            "l1tex__m_xbar2l1tex_read_bytes.sum",
-            "smsp__inst_executed_op_tma_ld.sum",
-            "lts__t_bytes.sum",
-            "lts__t_sectors_srcunit_tex_op_read.sum",
-            "dram__bytes_read.sum",
-            "dram__bytes_write.sum",
-            "sm__cycles_elapsed.max",
-            /* where the SM's issue goes: instructions by pipe, issue-active cycles, resident
-             * warps, and the warp-state counters that say what the warps waited for */
-            "smsp__inst_executed.sum",
-            "smsp__issue_active.sum",
-            "smsp__cycles_active.sum",
-            "smsp__warps_active.sum",
-            "smsp__inst_executed_pipe_lsu.sum",
-            "smsp__inst_executed_pipe_alu.sum",
-            "smsp__inst_executed_pipe_fma.sum",
-            "smsp__inst_executed_pipe_uniform.sum",
-            "smsp__inst_executed_pipe_adu.sum",
-            "smsp__inst_executed_pipe_cbu.sum",
-            "smsp__inst_executed_op_branch.sum",
-            "sm__pipe_tensor_op_hmma_cycles_active.sum",
-            "smsp__warps_issue_stalled_barrier.sum",
-            "smsp__warps_issue_stalled_branch_resolving.sum",
-            "smsp__warps_issue_stalled_dispatch_stall.sum",
-            "smsp__warps_issue_stalled_drain.sum",
-            "smsp__warps_issue_stalled_lg_throttle.sum",
-            "smsp__warps_issue_stalled_long_scoreboard.sum",
-            "smsp__warps_issue_stalled_math_pipe_throttle.sum",
-            "smsp__warps_issue_stalled_membar.sum",
-            "smsp__warps_issue_stalled_mio_throttle.sum",
-            "smsp__warps_issue_stalled_misc.sum",
-            "smsp__warps_issue_stalled_no_instruction.sum",
-            "smsp__warps_issue_stalled_not_selected.sum",
-            "smsp__warps_issue_stalled_selected.sum",
-            "smsp__warps_issue_stalled_short_scoreboard.sum",
-            "smsp__warps_issue_stalled_sleeping.sum",
-            "smsp__warps_issue_stalled_wait.sum",
-            "smsp__warps_issue_stalled_tex_throttle.sum",
-            "smsp__warps_issue_stalled_imc_miss.sum",
-        };
-        const char *names[48];
-        double vals[48];
-        static char plog[16384];
-        plog[0] = 0;
-        int n = pipe_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), &R, names, vals, 48, plog, sizeof plog,
-                              msg, sizeof msg);
-        snprintf(counters_path, sizeof counters_path, "%.*s.counters.json",
-                 (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
-                                                                                                 : strlen(out_path)),
-                 out_path);
-        FILE *f = fopen(counters_path, "w");
-        if (f) {
-            fprintf(f, "{\"name\":\"%s\",\"gpu\":\"%s\",\"date\":\"%s\",\"launch\":\"one untimed launch without "
-                       "recording, Range Profiler (auto range, kernel replay)\",",
-                    d.name, dev.name, date);
-            if (n < 0)
-                fprintf(f, "\"error\":\"%s\",", msg);
-            fprintf(f, "\"metrics\":{");
-            for (int k = 0; k < n; k++)
-                fprintf(f, "%s\"%s\":%.17g", k ? "," : "", names[k], vals[k]);
-            fprintf(f, "},\"model\":{\"read_wavefronts_per_warp_stage\":%llu,\"read_instructions_per_warp_stage\":%u,"
-                       "\"copy_bytes_per_stage\":%u},\"tma_base_metrics\":\"%s\"}\n",
-                    (unsigned long long)d.read_wavefronts, d.read_instructions, d.copy_bytes, plog);
-            fclose(f);
-        }
-        if (n < 0)
-            fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
-    }
+    if (counters && !hung)
+        write_counters(&d, dev.name, date, &R, out_path, counters_path, sizeof counters_path);
 
     if (lock_fd >= 0)
         close(lock_fd);   /* releases the lock */
