@@ -86,7 +86,7 @@ $(BUILD)/$(1)/obj/cmd/tmasim/%.o: cmd/tmasim/%.c $(wildcard sim/*.h viz/*.h cmd/
 	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_CMD) -Icmd/tmasim $$(call PKG_CFLAGS,cairo yaml-0.1 jansson) -c $$< -o $$@
 $(BUILD)/$(1)/obj/cmd/tmaview/%.o: cmd/tmaview/%.c $(wildcard sim/*.h viz/*.h cmd/tmaview/*.h) | $(BUILD)/$(1)/obj/cmd/tmaview
 	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_CMD) -Icmd/tmaview $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
-$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*.h hw/*.c) | $(BUILD)/$(1)/obj/tests
+$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h tests/fixtures/*.h hw/*.h) | $(BUILD)/$(1)/obj/tests
 	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_TEST) $$(call PKG_CFLAGS,criterion cairo jansson) \
 	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMASIM_REL_BIN='"$(BUILD)/rel/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
 	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
