@@ -534,6 +534,82 @@ void write_counters(const pipe_desc *d, const char *gpu, const char *date, runne
         fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
 }
 
+/* What `tmahw run` found, for its report. */
+struct run_report {
+    const pipe_desc *d;
+    const run_gen_info *g;
+    const hw_device *dev;
+    const occupancy *occ;
+    const cta_timeline *tl;
+    const char *fmt, *out_path, *counters_path, *correct, *arrival_finding, *sim_text;
+    const uint32_t *hang_rec;
+    double k_norec, k_rec, overhead, ov_q1, ov_q3, kbw, d2d, timeout_ms;
+    size_t n_norec, n_rec, events;
+    uint32_t overflowed;
+    int hung, correct_ok;
+    long long sim_kernel_ns;
+};
+
+/* The report on stdout: a table, one JSON object or CSV. */
+void print_report(const run_report *r)
+{
+    char hang_text[400] = "";
+    if (r->hung) {
+        uint32_t b = r->hang_rec[3];
+        snprintf(hang_text, sizeof hang_text,
+                 "CTA %u warp %u (%s) waits %s[%u] phase %u (iteration %u, parity %u): no completion within %.0f ms",
+                 r->hang_rec[1], r->hang_rec[2], role_of(r->d, r->hang_rec[2]), b < r->d->stages ? "full" : "empty", b % r->d->stages,
+                 r->hang_rec[4], r->hang_rec[5], r->hang_rec[6], r->timeout_ms);
+    }
+    if (!strcmp(r->fmt, "json")) {
+        printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
+               "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
+               "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
+               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
+               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
+               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
+               r->d->name, pipe_mode_name(r->d->mode), r->dev->name, r->k_norec, r->k_rec, r->overhead, r->ov_q1, r->ov_q3, r->n_norec, r->kbw, r->d2d,
+               r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->correct_ok ? "true" : "false", r->correct, r->events, r->overflowed,
+               r->hung ? "\"" : "", r->hung ? hang_text : "null", r->hung ? "\"" : "", r->arrival_finding, r->sim_text,
+               r->sim_kernel_ns, r->out_path, r->counters_path, r->occ->ctas_per_sm, r->occ->clusters, r->occ->regs, r->occ->local_bytes, r->tl->sms,
+               r->tl->resident_max, r->tl->cta_p50_ns, r->tl->first_spread_ns);
+    } else if (!strcmp(r->fmt, "csv")) {
+        printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
+               "overflowed_warps,hang,sim\n");
+        printf("%s,%s,%.0f,%.0f,%.2f,%.1f,%.1f,%.1f,%s,%zu,%u,\"%s\",\"%s\"\n", r->d->name, pipe_mode_name(r->d->mode), r->k_norec,
+               r->k_rec, r->overhead, r->kbw, r->d2d, r->d2d > 0 ? 100 * r->kbw / r->d2d : 0,
+               r->hung ? "hang" : r->correct_ok ? (r->arrival_finding[0] ? "over-arrival" : "ok") : "MISMATCH", r->events,
+               r->overflowed, hang_text, r->sim_text);
+    } else {
+        printf("example       %s (%s, %u CTAs x %u warps, %u stages, %u iterations)\n", r->d->name, pipe_mode_name(r->d->mode),
+               r->d->ctas, r->g->nwarps, r->d->stages, r->d->iterations);
+        printf("device        %s, CUDA driver API %d.%d\n", r->dev->name, r->dev->driver_version / 1000,
+               (r->dev->driver_version % 1000) / 10);
+        printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", r->k_norec / 1000, r->n_norec);
+        printf("recorded      %.1f us (median of %zu): overhead %+.2f%% (alternating pairs: quartiles %+.2f%% .. %+.2f%%)\n",
+               r->k_rec / 1000, r->n_rec, r->overhead, r->ov_q1, r->ov_q3);
+        printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", r->kbw,
+               r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->d2d);
+        printf("occupancy     %d CTA(s) per SM (%d registers per thread); CTAs ran on %u SMs, at most %u at once, "
+               "median %.1f us each\n", r->occ->ctas_per_sm, r->occ->regs, r->tl->sms, r->tl->resident_max, r->tl->cta_p50_ns / 1000);
+        if (r->occ->local_bytes)
+            printf("spills        %d bytes of local memory per thread: the generated kernel does more than the "
+                   "description (its register limit for %u CTAs per SM)\n", r->occ->local_bytes, r->d->ctas_per_sm);
+        if (r->d->cluster > 1)
+            printf("clusters      %d of %u CTAs resident at once\n", r->occ->clusters, r->d->cluster);
+        printf("correctness   %s\n", r->correct);
+        if (r->arrival_finding[0])
+            printf("over-arrival  %s\n", r->arrival_finding);
+        if (r->hung)
+            printf("HANG          %s\n", hang_text);
+        printf("simulator     %s\n", r->sim_text);
+        printf("events        %zu%s\n", r->events, r->overflowed ? " (OVERFLOW: trace flagged incomplete)" : "");
+        printf("trace         %s\n", r->out_path);
+        if (r->counters_path[0])
+            printf("counters      %s\n", r->counters_path);
+    }
+}
+
 /* The flags of `tmahw run`, checked before any work. */
 struct run_opts {
     const char *desc_path, *out_path, *fmt, *src_path, *lock_path;
@@ -933,61 +1009,10 @@ int hw_cmd_run(int argc, char **argv)
 
     /* ---- report ---- */
     int finding = hung || !correct_ok || arrival_finding[0];
-    char hang_text[400] = "";
-    if (hung) {
-        uint32_t b = hang_rec[3];
-        snprintf(hang_text, sizeof hang_text,
-                 "CTA %u warp %u (%s) waits %s[%u] phase %u (iteration %u, parity %u): no completion within %.0f ms",
-                 hang_rec[1], hang_rec[2], role_of(&d, hang_rec[2]), b < d.stages ? "full" : "empty", b % d.stages,
-                 hang_rec[4], hang_rec[5], hang_rec[6], timeout_ms);
-    }
-    if (!strcmp(fmt, "json")) {
-        printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
-               "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
-               "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
-               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
-               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
-               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
-               d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, ov_q1, ov_q3, t_norec.size(), kbw, d2d,
-               d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
-               hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
-               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, occ.local_bytes, tl.sms,
-               tl.resident_max, tl.cta_p50_ns, tl.first_spread_ns);
-    } else if (!strcmp(fmt, "csv")) {
-        printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
-               "overflowed_warps,hang,sim\n");
-        printf("%s,%s,%.0f,%.0f,%.2f,%.1f,%.1f,%.1f,%s,%zu,%u,\"%s\",\"%s\"\n", d.name, pipe_mode_name(d.mode), k_norec,
-               k_rec, overhead, kbw, d2d, d2d > 0 ? 100 * kbw / d2d : 0,
-               hung ? "hang" : correct_ok ? (arrival_finding[0] ? "over-arrival" : "ok") : "MISMATCH", tr.count,
-               overflowed, hang_text, sim_text);
-    } else {
-        printf("example       %s (%s, %u CTAs x %u warps, %u stages, %u iterations)\n", d.name, pipe_mode_name(d.mode),
-               d.ctas, g.nwarps, d.stages, d.iterations);
-        printf("device        %s, CUDA driver API %d.%d\n", dev.name, dev.driver_version / 1000,
-               (dev.driver_version % 1000) / 10);
-        printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", k_norec / 1000, t_norec.size());
-        printf("recorded      %.1f us (median of %zu): overhead %+.2f%% (alternating pairs: quartiles %+.2f%% .. %+.2f%%)\n",
-               k_rec / 1000, t_rec.size(), overhead, ov_q1, ov_q3);
-        printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", kbw,
-               d2d > 0 ? 100 * kbw / d2d : 0, d2d);
-        printf("occupancy     %d CTA(s) per SM (%d registers per thread); CTAs ran on %u SMs, at most %u at once, "
-               "median %.1f us each\n", occ.ctas_per_sm, occ.regs, tl.sms, tl.resident_max, tl.cta_p50_ns / 1000);
-        if (occ.local_bytes)
-            printf("spills        %d bytes of local memory per thread: the generated kernel does more than the "
-                   "description (its register limit for %u CTAs per SM)\n", occ.local_bytes, d.ctas_per_sm);
-        if (d.cluster > 1)
-            printf("clusters      %d of %u CTAs resident at once\n", occ.clusters, d.cluster);
-        printf("correctness   %s\n", correct);
-        if (arrival_finding[0])
-            printf("over-arrival  %s\n", arrival_finding);
-        if (hung)
-            printf("HANG          %s\n", hang_text);
-        printf("simulator     %s\n", sim_text);
-        printf("events        %zu%s\n", tr.count, overflowed ? " (OVERFLOW: trace flagged incomplete)" : "");
-        printf("trace         %s\n", out_path);
-        if (counters_path[0])
-            printf("counters      %s\n", counters_path);
-    }
+    run_report rep = {&d, &g, &dev, &occ, &tl, fmt, out_path, counters_path, correct, arrival_finding, sim_text,
+                      hang_rec, k_norec, k_rec, overhead, ov_q1, ov_q3, kbw, d2d, timeout_ms, t_norec.size(),
+                      t_rec.size(), tr.count, overflowed, hung, correct_ok, (long long)sim.kernel_ns};
+    print_report(&rep);
     trace_free(&tr);
     run_gen_free(&g);
     hw_close(&dev);
