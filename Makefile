@@ -1,10 +1,14 @@
 # tmascope build. `make` builds what this machine can build; `make demo` and
 # `make test` first install missing Debian -dev packages (scripts/install-deps.sh).
 #
-# Data flow, as the folders show it:  description -> sim -> trace <- hw ;  trace -> viz
-#   sim/        pure C11 model library (no CUDA, SDL2, cairo) + the tmasim command (sim/cli)
-#   hw/         tmahw: TMA kernels + CUPTI on a real H100 (nvcc)
-#   viz/        view models (pure) + cairo drawing + the SDL2 viewer (viz/app)
+# Layers, bottom up (README.md "Architecture"); each is compiled with the include paths of
+# its own layer and those below it, so an include of a layer above does not build:
+#   sim/        libtmasim: pure C11 models, the plan, the trace (libc only; -Isim)
+#               libtmadesc: sim/*_yaml.c, sim/*_json.c, the parsers (libyaml, jansson)
+#   hw/         the GPU runner's host code (nvcc for *.cu; -Isim -Ihw)
+#   viz/        libtmaviz: view_*.c view models (pure; -Isim -Iviz, no cairo) and
+#               draw_*.c cairo drawing (-Isim -Iviz + cairo)
+#   cmd/        the commands on top: cmd/tmasim (links viz drawing), cmd/tmaview (SDL2)
 #   tests/      Criterion suites (test_*.c) and benchmarks (bench_*.c)
 # Builds go to build/rel (optimised) and build/san (ASan + UBSan, used by `make test`).
 
@@ -50,31 +54,44 @@ PKG_LIBS   = $(shell pkg-config --libs $(1) 2>/dev/null)
 SIM_EXT_SRC  := $(wildcard sim/*_yaml.c sim/*_json.c)
 SIM_CORE_SRC := $(filter-out $(SIM_EXT_SRC),$(wildcard sim/*.c))
 SIM_DESC_SRC := $(SIM_EXT_SRC)
-CLI_SRC      := $(wildcard sim/cli/*.c)
+CLI_SRC      := $(wildcard cmd/tmasim/*.c)
 VIZ_PURE_SRC := $(wildcard viz/view_*.c)
 VIZ_DRAW_SRC := $(wildcard viz/draw_*.c)
-VIEW_APP_SRC := $(wildcard viz/app/*.c)
+VIEW_APP_SRC := $(wildcard cmd/tmaview/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench_*.c)
 HW_CU_SRC    := $(wildcard hw/*.cu)
 HW_C_SRC     := $(wildcard hw/*.c)
 
-INC := -Isim -Iviz
+# include paths per layer
+INC_SIM  := -Isim
+INC_VIZ  := -Isim -Iviz
+INC_HW   := -Isim -Ihw
+INC_CMD  := -Isim -Iviz
+INC_TEST := -Isim -Iviz -Ihw -Icmd/tmasim -Itests
 
 # ---------------------------------------------------------------- per flavour rules
 define flavour
 B_$(1) := $(BUILD)/$(1)
 
-$(BUILD)/$(1)/obj/sim/%.o: sim/%.c $(wildcard sim/*.h) | $(BUILD)/$(1)/obj/sim/cli
-	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
-$(BUILD)/$(1)/obj/viz/%.o: viz/%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz/app
-	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
-$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h hw/*.h hw/*.c) | $(BUILD)/$(1)/obj/tests
-	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) -Itests $$(call PKG_CFLAGS,criterion cairo jansson) \
+$(BUILD)/$(1)/obj/sim/%.o: sim/%.c $(wildcard sim/*.h) | $(BUILD)/$(1)/obj/sim
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_SIM) $$(call PKG_CFLAGS,yaml-0.1 jansson) -c $$< -o $$@
+$(BUILD)/$(1)/obj/viz/view_%.o: viz/view_%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_VIZ) -c $$< -o $$@
+$(BUILD)/$(1)/obj/viz/draw_%.o: viz/draw_%.c $(wildcard sim/*.h viz/*.h) | $(BUILD)/$(1)/obj/viz
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_VIZ) $$(call PKG_CFLAGS,cairo fontconfig) -c $$< -o $$@
+$(BUILD)/$(1)/obj/hw/%.o: hw/%.c $(wildcard sim/*.h hw/*.h) | $(BUILD)/$(1)/obj/hw
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_HW) -c $$< -o $$@
+$(BUILD)/$(1)/obj/cmd/tmasim/%.o: cmd/tmasim/%.c $(wildcard sim/*.h viz/*.h cmd/tmasim/*.h) | $(BUILD)/$(1)/obj/cmd/tmasim
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_CMD) -Icmd/tmasim $$(call PKG_CFLAGS,cairo yaml-0.1 jansson) -c $$< -o $$@
+$(BUILD)/$(1)/obj/cmd/tmaview/%.o: cmd/tmaview/%.c $(wildcard sim/*.h viz/*.h cmd/tmaview/*.h) | $(BUILD)/$(1)/obj/cmd/tmaview
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_CMD) -Icmd/tmaview $$(call PKG_CFLAGS,cairo fontconfig sdl2) -c $$< -o $$@
+$(BUILD)/$(1)/obj/tests/%.o: tests/%.c $(wildcard sim/*.h viz/*.h tests/*.h tests/fixtures/*.h hw/*.h) | $(BUILD)/$(1)/obj/tests
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_TEST) $$(call PKG_CFLAGS,criterion cairo jansson) \
 	  -DTMASIM_BIN='"$(BUILD)/$(1)/tmasim"' -DTMASIM_REL_BIN='"$(BUILD)/rel/tmasim"' -DTMAVIEW_BIN='"$(BUILD)/$(1)/tmaview"' \
 	  -DTMAHW_BIN='"$(BUILD)/rel/tmahw"' -c $$< -o $$@
 
-$(BUILD)/$(1)/obj/sim/cli $(BUILD)/$(1)/obj/viz/app $(BUILD)/$(1)/obj/tests $(BUILD)/$(1)/tests:
+$(BUILD)/$(1)/obj/sim $(BUILD)/$(1)/obj/viz $(BUILD)/$(1)/obj/hw $(BUILD)/$(1)/obj/cmd/tmasim $(BUILD)/$(1)/obj/cmd/tmaview $(BUILD)/$(1)/obj/tests $(BUILD)/$(1)/tests:
 	mkdir -p $$@
 
 $(BUILD)/$(1)/libtmasim.a: $(SIM_CORE_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
@@ -83,19 +100,22 @@ $(BUILD)/$(1)/libtmadesc.a: $(SIM_DESC_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
 	rm -f $$@ && ar rcs $$@ $$^
 $(BUILD)/$(1)/libtmaviz.a: $(VIZ_PURE_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(VIZ_DRAW_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
 	rm -f $$@ && ar rcs $$@ $$^
+$(BUILD)/$(1)/libtmahw.a: $(HW_C_SRC:%.c=$(BUILD)/$(1)/obj/%.o)
+	rm -f $$@ && ar rcs $$@ $$^
 
 LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
+TEST_LIBS_$(1) := $(BUILD)/$(1)/libtmaviz.a $(BUILD)/$(1)/libtmahw.a $(BUILD)/$(1)/libtmadesc.a $(BUILD)/$(1)/libtmasim.a
 
 $(BUILD)/$(1)/tmasim: $(CLI_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
 	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,cairo fontconfig yaml-0.1 jansson) -lm
 $(BUILD)/$(1)/tmaview: $(VIEW_APP_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $$(LIBS_$(1))
 	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,sdl2 cairo fontconfig yaml-0.1 jansson) -lm
-$(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(LIBS_$(1)) | $(BUILD)/$(1)/tests
+$(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/%.o $$(TEST_LIBS_$(1)) | $(BUILD)/$(1)/tests
 	$$(CC_$(1)) $$(LDFLAGS_$(1)) $$^ -o $$@ $$(call PKG_LIBS,criterion cairo fontconfig yaml-0.1 jansson) -lm
 
-$(BUILD)/$(1)/obj/fuzz/%.o: tests/fuzz/%.c $(wildcard sim/*.h sim/cli/*.h viz/*.h tests/fuzz/*.h)
+$(BUILD)/$(1)/obj/fuzz/%.o: tests/fuzz/%.c $(wildcard sim/*.h cmd/tmasim/*.h viz/*.h tests/fuzz/*.h)
 	@mkdir -p $$(dir $$@)
-	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC) -Isim/cli -Itests/fuzz $$(call PKG_CFLAGS,cairo jansson) -c $$< -o $$@
+	$$(CC_$(1)) $$(CFLAGS_$(1)) $(INC_TEST) -Itests/fuzz $$(call PKG_CFLAGS,cairo jansson) -c $$< -o $$@
 endef
 $(eval $(call flavour,rel))
 $(eval $(call flavour,san))
@@ -154,10 +174,7 @@ hw/run_kernel_str.c: hw/run_kernel.cuh hw/embed.sh
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
-$(BUILD)/rel/obj/hw/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_rel) -Isim -Ihw -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Ihw/cinclude -c $< -o $@
-$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_C_SRC:%.c=$(BUILD)/rel/obj/%.o) \
+$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(BUILD)/rel/libtmahw.a \
                    $(BUILD)/rel/obj/hwdesc/desc_yaml.o $(BUILD)/rel/libtmasim.a
 	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS) $(HW_YAML_LIBS)
 hw: $(BUILD)/rel/tmahw
@@ -169,7 +186,7 @@ hw: $(BUILD)/rel/tmahw
 FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY  := $(FUZZ_NAMES:%=$(BUILD)/san/fuzz/%)
 FUZZ_BIN     := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz/%)
-CLI_LIB_SRC  := $(filter-out sim/cli/tmasim.c,$(CLI_SRC))
+CLI_LIB_SRC  := $(filter-out cmd/tmasim/tmasim.c,$(CLI_SRC))
 FUZZ_LIBS    = $(CLI_LIB_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(BUILD)/$(1)/obj/fuzz/util.o $(LIBS_$(1))
 FUZZ_PKGS    := cairo fontconfig yaml-0.1 jansson
 FUZZ_SECONDS ?= 60
@@ -202,6 +219,7 @@ test:
 test-build: $(TESTS_san) $(FUZZ_REPLAY) $(BUILD)/san/tmasim $(BUILD)/rel/tmasim $(filter %tmaview %tmahw,$(ALL)) $(if $(filter %tmaview,$(ALL)),$(BUILD)/san/tmaview)
 
 test-run:
+	@scripts/check-layers.sh
 	@scripts/run-tests.sh $(TESTS_san)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory validate

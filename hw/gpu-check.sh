@@ -74,7 +74,7 @@ if [ -z "${SKIP_VALIDATE:-}" ]; then
     ls -la "$OUT/validation"
 fi
 
-# ---- pipelines: tmahw run on every example (issue 5) ----
+# ---- pipelines: tmahw run on every example ----
 # Each description runs as a generated kernel: checked against the host reference,
 # timed with and without recording, traced (first TRACE_CTAS CTAs), counters side-car.
 PIPE="$OUT/pipelines"

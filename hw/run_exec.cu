@@ -32,6 +32,8 @@
 #include "hw.h"
 #include "pipe.h"
 #include "pipe_plan.h"
+#include "prof.h"
+#include "rfile.h"
 #include "run.h"
 #include "run_gen.h"
 #include "run_ref.h"
@@ -147,6 +149,59 @@ int launch(runner *r, int record)
 }
 
 int launch_rec_cb(void *ctx) { return launch((runner *)ctx, 0); }
+
+/* The Range Profiler's log of a pipeline run: the base metric names it lists (comma
+ * separated), then its notes. */
+struct prof_log {
+    char *buf;
+    size_t cap;
+};
+
+void prof_log_cb(void *user, hw_prof_log_kind kind, const char *text)
+{
+    prof_log *l = (prof_log *)user;
+    size_t n = strlen(l->buf);
+    if (kind == HW_PROF_LOG_UNAVAILABLE || n + 1 >= l->cap)
+        return;
+    if (kind == HW_PROF_LOG_BASE_METRIC)
+        snprintf(l->buf + n, l->cap - n, "%s%s", n ? "," : "", text);
+    else if (!strncmp(text, "warning", 7))
+        snprintf(l->buf + n, l->cap - n, "%s%s", n ? "; " : "", text);
+}
+
+/* The counters of one untimed launch: fills up to max metrics of want[] that the device
+ * offers; returns their number, or -1 with msg. */
+int pipe_counters(const char *const *want, int nwant, runner *R, const char **names, double *values, int max,
+                  char *log, size_t logsz, char *msg, size_t msgsz)
+{
+    static const char *const filters[] = {"stalled", NULL};
+    prof_log pl = {log, logsz};
+    hw_prof_desc pd = {};
+    pd.want = want;
+    pd.nwant = nwant;
+    pd.max_metrics = max;
+    pd.max_ranges = 2;
+    pd.list_filters = filters;
+    pd.log = prof_log_cb;
+    pd.log_user = &pl;
+    hw_prof *prof = NULL;
+    if (hw_prof_open(&pd, &prof, msg, msgsz))
+        return -1;
+    int n = hw_prof_nmetrics(prof);
+    double v[2 * 64];
+    int ranges = hw_prof_collect(prof, launch_rec_cb, R, v, 64, msg, msgsz);
+    if (ranges == 0)
+        snprintf(msg, msgsz, "no range recorded");
+    if (ranges > 0) {
+        int last = ranges < 2 ? ranges - 1 : 1;
+        for (int k = 0; k < n; k++) {
+            names[k] = hw_prof_names(prof)[k];
+            values[k] = v[last * 64 + k];
+        }
+    }
+    hw_prof_close(prof);
+    return ranges > 0 ? n : -1;
+}
 
 const char *role_of(const pipe_desc *d, uint32_t warp)
 {
@@ -285,22 +340,298 @@ void usage(FILE *f)
             "exit status: 0 ok, 1 finding (hang, checksum or store mismatch, over-arrival), 2 bad input or no GPU\n");
 }
 
-} // namespace
-
-int hw_cmd_run(int argc, char **argv)
+/* The simulator's verdict for the same description, in words. */
+void sim_verdict(const pipe_desc *d, pipe_result *sim, char *text, size_t cap)
 {
-    const char *desc_path = NULL, *out_path = NULL, *fmt = "table", *src_path = NULL, *lock_path = NULL, *set_text = NULL;
-    int reps = 5, counters = 1;
-    uint32_t trace_ctas = 0;
-    int record_level = 1;
-    double timeout_ms = 200;
+    err_info e = {}, sv = {};
+    int sim_rc = pipe_run(d, NULL, sim, &e);
+    int sim_finding = sim_rc == ERR_OK ? pipe_verdict(sim, &sv) : ERR_IO;
+    if (sim_rc != ERR_OK)
+        snprintf(text, cap, "simulator failed: %.380s", e.detail);
+    else if (sim_finding == ERR_OK)
+        snprintf(text, cap, "ok, predicted %.1f us", sim->kernel_ns / 1000.0);
+    else
+        snprintf(text, cap, "%s: %s", sv.rule, sv.detail);
+}
+
+/* The tensors filled with their reference pattern on the device, their tensor maps, and
+ * the store's output and map. -1 to go on, else the exit status. */
+int upload_tensors(const pipe_desc *d, const run_gen_info *g, runner *R, std::vector<std::vector<uint8_t>> &host,
+                   const uint8_t *tens[DESC_MAX_TENSORS], uint64_t tsize[DESC_MAX_TENSORS])
+{
+    memset(&R->kp, 0, sizeof R->kp);
+    memset(R->maps, 0, sizeof R->maps);
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        tsize[t] = run_ref_tensor_bytes(&d->tensors[t].map);
+        host[t].resize(tsize[t] + 64);
+        run_ref_fill(host[t].data(), tsize[t], t);
+        tens[t] = host[t].data();
+        CUdeviceptr p;
+        if (cuMemAlloc(&p, tsize[t] + 64) != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: out of device memory for tensors[%u] (%llu bytes)\n", t,
+                    (unsigned long long)tsize[t]);
+            return EXIT_BAD;
+        }
+        cuMemcpyHtoD(p, host[t].data(), tsize[t]);
+        R->kp.g[t] = p;
+        tm_desc m = d->tensors[t].map;
+        m.global_address = p;
+        if (d->multicast)
+            m.box[m.rank - 1] = g->slice_rows[t];
+        CUresult er = hw_encode(&m, &R->maps[t]);
+        if (er != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected tensors[%u] (%s): %s\n", t, d->tensors[t].name,
+                    hw_cu_name(er));
+            return EXIT_BAD;
+        }
+    }
+    CUdeviceptr store_out = 0;
+    size_t store_bytes = 0;
+    if (g->stores_per_cta) {
+        tm_desc m = d->tensors[0].map;
+        const tm_dtype_info *inf = tm_dtype_get(m.dtype);
+        uint32_t eb = inf->bits / 8;
+        m.rank = 2;
+        m.dims[0] = m.box[0];
+        m.dims[1] = (uint64_t)m.box[1] * g->stores_per_cta * d->ctas;
+        m.strides[0] = (uint64_t)m.box[0] * eb;
+        store_bytes = m.dims[1] * m.strides[0];
+        cuMemAlloc(&store_out, store_bytes);
+        cuMemsetD8(store_out, 0, store_bytes);
+        m.global_address = store_out;
+        R->store_out = store_out;
+        R->store_bytes = store_bytes;
+        CUresult er = hw_encode(&m, &R->maps[4]);
+        if (er != CUDA_SUCCESS) {
+            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected the store map: %s\n", hw_cu_name(er));
+            return EXIT_BAD;
+        }
+    }
+    return -1;
+}
+
+/* Over-arrival: local arrivals on empty barriers that completed a phase, as the arrive's
+ * returned state reports it, against the phases the description implies. Leaves out
+ * empty when they agree (or the mode's arrivals are not counted this way). */
+void over_arrival(const pipe_desc *d, const runner *R, char *out, size_t cap)
+{
+    if (!d->multicast && d->mode != PIPE_STASYNC && !d->never_release && !d->cpasync_groups) {
+        std::vector<uint32_t> hist(R->arrivals_bytes / 4);
+        cuMemcpyDtoH(hist.data(), R->arrivals, R->arrivals_bytes);
+        int after = 0;   /* pending count reported after the arrival (bin 0 seen) */
+        for (uint32_t c = 0; c < d->ctas; c++)
+            for (uint32_t s = 0; s < d->stages; s++)
+                if (hist[((size_t)c * 2 * d->stages + d->stages + s) * 4 + 0])
+                    after = 1;
+        for (uint32_t c = 0; c < d->ctas && !out[0]; c++)
+            for (uint32_t s = 0; s < d->stages; s++) {
+                const uint32_t *h = &hist[((size_t)c * 2 * d->stages + d->stages + s) * 4];
+                uint32_t phases = d->iterations / d->stages + (s < d->iterations % d->stages ? 1u : 0u);
+                uint32_t completed = after ? h[0] : h[1];
+                if (completed != phases) {
+                    snprintf(out, cap,
+                             "CTA %u empty[%u]: consumer arrivals completed %u phases for %u iterations "
+                             "(arrivals seeing pending 0/1/2/3+: %u/%u/%u/%u, init count %u)",
+                             c, s, completed, phases, h[0], h[1], h[2], h[3], d->empty_count);
+                    break;
+                }
+            }
+    }
+}
+
+/* The kernel driver's version (what nvidia-smi shows); empty when it cannot be read. */
+void driver_version(char drv[32])
+{
+    FILE *vf = fopen("/proc/driver/nvidia/version", "r");
+    if (!vf)
+        return;
+    char line[256];
+    if (fgets(line, sizeof line, vf)) {
+        /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  ...":
+         * the first word after "Kernel Module" that starts with a digit */
+        const char *k = strstr(line, "Kernel Module");
+        for (const char *q = k ? k + strlen("Kernel Module") : NULL; q && *q && !drv[0]; q++)
+            if (q[-1] == ' ' && *q >= '0' && *q <= '9' && sscanf(q, "%31s", drv) != 1)
+                drv[0] = 0;
+    }
+    fclose(vf);
+}
+
+/* The counters of a separate, untimed launch, written to TRACE.counters.json (path). */
+void write_counters(const pipe_desc *d, const char *gpu, const char *date, runner *R, const char *out_path, char *path,
+                    size_t pathcap)
+{
+    char msg[600];
+    static const char *const want_m[] = {
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        "smsp__sass_inst_executed_op_ldsm.sum",
+        "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
+        "l1tex__m_xbar2l1tex_read_bytes.sum",
+        "smsp__inst_executed_op_tma_ld.sum",
+        "lts__t_bytes.sum",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
+        "sm__cycles_elapsed.max",
+        /* where the SM's issue goes: instructions by pipe, issue-active cycles, resident
+         * warps, and the warp-state counters that say what the warps waited for */
+        "smsp__inst_executed.sum",
+        "smsp__issue_active.sum",
+        "smsp__cycles_active.sum",
+        "smsp__warps_active.sum",
+        "smsp__inst_executed_pipe_lsu.sum",
+        "smsp__inst_executed_pipe_alu.sum",
+        "smsp__inst_executed_pipe_fma.sum",
+        "smsp__inst_executed_pipe_uniform.sum",
+        "smsp__inst_executed_pipe_adu.sum",
+        "smsp__inst_executed_pipe_cbu.sum",
+        "smsp__inst_executed_op_branch.sum",
+        "sm__pipe_tensor_op_hmma_cycles_active.sum",
+        "smsp__warps_issue_stalled_barrier.sum",
+        "smsp__warps_issue_stalled_branch_resolving.sum",
+        "smsp__warps_issue_stalled_dispatch_stall.sum",
+        "smsp__warps_issue_stalled_drain.sum",
+        "smsp__warps_issue_stalled_lg_throttle.sum",
+        "smsp__warps_issue_stalled_long_scoreboard.sum",
+        "smsp__warps_issue_stalled_math_pipe_throttle.sum",
+        "smsp__warps_issue_stalled_membar.sum",
+        "smsp__warps_issue_stalled_mio_throttle.sum",
+        "smsp__warps_issue_stalled_misc.sum",
+        "smsp__warps_issue_stalled_no_instruction.sum",
+        "smsp__warps_issue_stalled_not_selected.sum",
+        "smsp__warps_issue_stalled_selected.sum",
+        "smsp__warps_issue_stalled_short_scoreboard.sum",
+        "smsp__warps_issue_stalled_sleeping.sum",
+        "smsp__warps_issue_stalled_wait.sum",
+        "smsp__warps_issue_stalled_tex_throttle.sum",
+        "smsp__warps_issue_stalled_imc_miss.sum",
+    };
+    const char *names[48];
+    double vals[48];
+    static char plog[16384];
+    plog[0] = 0;
+    int n = pipe_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), R, names, vals, 48, plog, sizeof plog,
+                          msg, sizeof msg);
+    snprintf(path, pathcap, "%.*s.counters.json",
+             (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
+                                                                                             : strlen(out_path)),
+             out_path);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "{\"name\":\"%s\",\"gpu\":\"%s\",\"date\":\"%s\",\"launch\":\"one untimed launch without "
+                   "recording, Range Profiler (auto range, kernel replay)\",",
+                d->name, gpu, date);
+        if (n < 0)
+            fprintf(f, "\"error\":\"%s\",", msg);
+        fprintf(f, "\"metrics\":{");
+        for (int k = 0; k < n; k++)
+            fprintf(f, "%s\"%s\":%.17g", k ? "," : "", names[k], vals[k]);
+        fprintf(f, "},\"model\":{\"read_wavefronts_per_warp_stage\":%llu,\"read_instructions_per_warp_stage\":%u,"
+                   "\"copy_bytes_per_stage\":%u},\"tma_base_metrics\":\"%s\"}\n",
+                (unsigned long long)d->read_wavefronts, d->read_instructions, d->copy_bytes, plog);
+        fclose(f);
+    }
+    if (n < 0)
+        fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
+}
+
+/* What `tmahw run` found, for its report. */
+struct run_report {
+    const pipe_desc *d;
+    const run_gen_info *g;
+    const hw_device *dev;
+    const occupancy *occ;
+    const cta_timeline *tl;
+    const char *fmt, *out_path, *counters_path, *correct, *arrival_finding, *sim_text;
+    const uint32_t *hang_rec;
+    double k_norec, k_rec, overhead, ov_q1, ov_q3, kbw, d2d, timeout_ms;
+    size_t n_norec, n_rec, events;
+    uint32_t overflowed;
+    int hung, correct_ok;
+    long long sim_kernel_ns;
+};
+
+/* The report on stdout: a table, one JSON object or CSV. */
+void print_report(const run_report *r)
+{
+    char hang_text[400] = "";
+    if (r->hung) {
+        uint32_t b = r->hang_rec[3];
+        snprintf(hang_text, sizeof hang_text,
+                 "CTA %u warp %u (%s) waits %s[%u] phase %u (iteration %u, parity %u): no completion within %.0f ms",
+                 r->hang_rec[1], r->hang_rec[2], role_of(r->d, r->hang_rec[2]), b < r->d->stages ? "full" : "empty", b % r->d->stages,
+                 r->hang_rec[4], r->hang_rec[5], r->hang_rec[6], r->timeout_ms);
+    }
+    if (!strcmp(r->fmt, "json")) {
+        printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
+               "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
+               "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
+               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
+               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
+               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
+               r->d->name, pipe_mode_name(r->d->mode), r->dev->name, r->k_norec, r->k_rec, r->overhead, r->ov_q1, r->ov_q3, r->n_norec, r->kbw, r->d2d,
+               r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->correct_ok ? "true" : "false", r->correct, r->events, r->overflowed,
+               r->hung ? "\"" : "", r->hung ? hang_text : "null", r->hung ? "\"" : "", r->arrival_finding, r->sim_text,
+               r->sim_kernel_ns, r->out_path, r->counters_path, r->occ->ctas_per_sm, r->occ->clusters, r->occ->regs, r->occ->local_bytes, r->tl->sms,
+               r->tl->resident_max, r->tl->cta_p50_ns, r->tl->first_spread_ns);
+    } else if (!strcmp(r->fmt, "csv")) {
+        printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
+               "overflowed_warps,hang,sim\n");
+        printf("%s,%s,%.0f,%.0f,%.2f,%.1f,%.1f,%.1f,%s,%zu,%u,\"%s\",\"%s\"\n", r->d->name, pipe_mode_name(r->d->mode), r->k_norec,
+               r->k_rec, r->overhead, r->kbw, r->d2d, r->d2d > 0 ? 100 * r->kbw / r->d2d : 0,
+               r->hung ? "hang" : r->correct_ok ? (r->arrival_finding[0] ? "over-arrival" : "ok") : "MISMATCH", r->events,
+               r->overflowed, hang_text, r->sim_text);
+    } else {
+        printf("example       %s (%s, %u CTAs x %u warps, %u stages, %u iterations)\n", r->d->name, pipe_mode_name(r->d->mode),
+               r->d->ctas, r->g->nwarps, r->d->stages, r->d->iterations);
+        printf("device        %s, CUDA driver API %d.%d\n", r->dev->name, r->dev->driver_version / 1000,
+               (r->dev->driver_version % 1000) / 10);
+        printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", r->k_norec / 1000, r->n_norec);
+        printf("recorded      %.1f us (median of %zu): overhead %+.2f%% (alternating pairs: quartiles %+.2f%% .. %+.2f%%)\n",
+               r->k_rec / 1000, r->n_rec, r->overhead, r->ov_q1, r->ov_q3);
+        printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", r->kbw,
+               r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->d2d);
+        printf("occupancy     %d CTA(s) per SM (%d registers per thread); CTAs ran on %u SMs, at most %u at once, "
+               "median %.1f us each\n", r->occ->ctas_per_sm, r->occ->regs, r->tl->sms, r->tl->resident_max, r->tl->cta_p50_ns / 1000);
+        if (r->occ->local_bytes)
+            printf("spills        %d bytes of local memory per thread: the generated kernel does more than the "
+                   "description (its register limit for %u CTAs per SM)\n", r->occ->local_bytes, r->d->ctas_per_sm);
+        if (r->d->cluster > 1)
+            printf("clusters      %d of %u CTAs resident at once\n", r->occ->clusters, r->d->cluster);
+        printf("correctness   %s\n", r->correct);
+        if (r->arrival_finding[0])
+            printf("over-arrival  %s\n", r->arrival_finding);
+        if (r->hung)
+            printf("HANG          %s\n", hang_text);
+        printf("simulator     %s\n", r->sim_text);
+        printf("events        %zu%s\n", r->events, r->overflowed ? " (OVERFLOW: trace flagged incomplete)" : "");
+        printf("trace         %s\n", r->out_path);
+        if (r->counters_path[0])
+            printf("counters      %s\n", r->counters_path);
+    }
+}
+
+/* The flags of `tmahw run`, checked before any work. */
+struct run_opts {
+    const char *desc_path, *out_path, *fmt, *src_path, *lock_path, *set_text;
+    int reps, counters, record_level;
+    uint32_t trace_ctas;
+    double timeout_ms;
+};
+
+/* -1 to go on, else the exit status (--help, a bad flag). */
+int parse_flags(int argc, char **argv, run_opts *o)
+{
+    *o = run_opts{NULL, NULL, "table", NULL, NULL, NULL, 5, 1, 1, 0, 200};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return EXIT_OK;
         }
         if (!strcmp(argv[i], "--no-counters")) {
-            counters = 0;
+            o->counters = 0;
             continue;
         }
         if (argv[i][0] == '-') {
@@ -311,18 +642,18 @@ int hw_cmd_run(int argc, char **argv)
             const char *v = argv[++i];
             char *end = NULL;
             if (!strcmp(argv[i - 1], "-o"))
-                out_path = v;
+                o->out_path = v;
             else if (!strcmp(argv[i - 1], "--source"))
-                src_path = v;
+                o->src_path = v;
             else if (!strcmp(argv[i - 1], "--format")) {
                 if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "csv")) {
                     fprintf(stderr, "tmahw run: --format: '%s' (allowed table, json, csv)\n", v);
                     return EXIT_BAD;
                 }
-                fmt = v;
+                o->fmt = v;
             } else if (!strcmp(argv[i - 1], "--reps")) {
-                reps = (int)strtol(v, &end, 10);
-                if (!end || *end || reps < 1 || reps > 100) {
+                o->reps = (int)strtol(v, &end, 10);
+                if (!end || *end || o->reps < 1 || o->reps > 100) {
                     fprintf(stderr, "tmahw run: --reps: '%s' (allowed 1..100)\n", v);
                     return EXIT_BAD;
                 }
@@ -332,20 +663,20 @@ int hw_cmd_run(int argc, char **argv)
                     fprintf(stderr, "tmahw run: --trace-ctas: '%s' (allowed 1..65535)\n", v);
                     return EXIT_BAD;
                 }
-                trace_ctas = (uint32_t)n;
+                o->trace_ctas = (uint32_t)n;
             } else if (!strcmp(argv[i - 1], "--record-level")) {
-                record_level = (int)strtol(v, &end, 10);
-                if (!end || *end || record_level < 1 || record_level > 3) {
+                o->record_level = (int)strtol(v, &end, 10);
+                if (!end || *end || o->record_level < 1 || o->record_level > 3) {
                     fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only)\n", v);
                     return EXIT_BAD;
                 }
             } else if (!strcmp(argv[i - 1], "--gpu-lock")) {
-                lock_path = v;
+                o->lock_path = v;
             } else if (!strcmp(argv[i - 1], "--set")) {
-                set_text = v;
+                o->set_text = v;
             } else if (!strcmp(argv[i - 1], "--timeout-ms")) {
-                timeout_ms = strtod(v, &end);
-                if (!end || *end || timeout_ms < 1 || timeout_ms > 10000) {
+                o->timeout_ms = strtod(v, &end);
+                if (!end || *end || o->timeout_ms < 1 || o->timeout_ms > 10000) {
                     fprintf(stderr, "tmahw run: --timeout-ms: '%s' (allowed 1..10000)\n", v);
                     return EXIT_BAD;
                 }
@@ -355,16 +686,32 @@ int hw_cmd_run(int argc, char **argv)
             }
             continue;
         }
-        if (desc_path) {
+        if (o->desc_path) {
             fprintf(stderr, "tmahw run: '%s': one description only (see --help)\n", argv[i]);
             return EXIT_BAD;
         }
-        desc_path = argv[i];
+        o->desc_path = argv[i];
     }
-    if (!desc_path || !out_path) {
-        fprintf(stderr, "tmahw run: %s is required (tmahw run DESC.yaml -o TRACE.tmt)\n", desc_path ? "-o TRACE" : "DESC");
+    if (!o->desc_path || !o->out_path) {
+        fprintf(stderr, "tmahw run: %s is required (tmahw run DESC.yaml -o TRACE.tmt)\n", o->desc_path ? "-o TRACE" : "DESC");
         return EXIT_BAD;
     }
+    return -1;
+}
+
+} // namespace
+
+int hw_cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    int flags_rc = parse_flags(argc, argv, &o);
+    if (flags_rc >= 0)
+        return flags_rc;
+    const char *desc_path = o.desc_path, *out_path = o.out_path, *fmt = o.fmt, *src_path = o.src_path,
+               *lock_path = o.lock_path;
+    const int reps = o.reps, counters = o.counters, record_level = o.record_level;
+    const uint32_t trace_ctas = o.trace_ctas;
+    const double timeout_ms = o.timeout_ms;
 
     static pipe_desc d;
     err_info e = {};
@@ -372,7 +719,7 @@ int hw_cmd_run(int argc, char **argv)
         fprintf(stderr, "tmahw run: %s\n", e.detail);
         return EXIT_BAD;
     }
-    if (set_text && sweep_apply_text(&d, NULL, set_text, &e) != ERR_OK) {
+    if (o.set_text && sweep_apply_text(&d, NULL, o.set_text, &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: --set: %s: %s\n", e.rule, e.detail);
         return EXIT_BAD;
     }
@@ -395,18 +742,9 @@ int hw_cmd_run(int argc, char **argv)
         fputs(src, f);
         fclose(f);
     }
-    /* the simulator's verdict for the same description */
     pipe_result sim;
-    err_info sv = {};
-    int sim_rc = pipe_run(&d, NULL, &sim, &e);
-    int sim_finding = sim_rc == ERR_OK ? pipe_verdict(&sim, &sv) : ERR_IO;
-    char sim_text[sizeof sv.rule + sizeof sv.detail + 64];   /* the whole verdict */
-    if (sim_rc != ERR_OK)
-        snprintf(sim_text, sizeof sim_text, "simulator failed: %.380s", e.detail);
-    else if (sim_finding == ERR_OK)
-        snprintf(sim_text, sizeof sim_text, "ok, predicted %.1f us", sim.kernel_ns / 1000.0);
-    else
-        snprintf(sim_text, sizeof sim_text, "%s: %s", sv.rule, sv.detail);
+    static char sim_text[sizeof(err_info::rule) + sizeof(err_info::detail) + 64];   /* the whole verdict */
+    sim_verdict(&d, &sim, sim_text, sizeof sim_text);
 
     hw_device dev;
     char msg[600];
@@ -441,54 +779,11 @@ int hw_cmd_run(int argc, char **argv)
     std::vector<std::vector<uint8_t>> host(d.ntensors);
     const uint8_t *tens[DESC_MAX_TENSORS] = {};
     uint64_t tsize[DESC_MAX_TENSORS] = {};
-    memset(&R.kp, 0, sizeof R.kp);
-    memset(R.maps, 0, sizeof R.maps);
-    for (uint32_t t = 0; t < d.ntensors; t++) {
-        tsize[t] = run_ref_tensor_bytes(&d.tensors[t].map);
-        host[t].resize(tsize[t] + 64);
-        run_ref_fill(host[t].data(), tsize[t], t);
-        tens[t] = host[t].data();
-        CUdeviceptr p;
-        if (cuMemAlloc(&p, tsize[t] + 64) != CUDA_SUCCESS) {
-            fprintf(stderr, "tmahw run: out of device memory for tensors[%u] (%llu bytes)\n", t,
-                    (unsigned long long)tsize[t]);
-            return EXIT_BAD;
-        }
-        cuMemcpyHtoD(p, host[t].data(), tsize[t]);
-        R.kp.g[t] = p;
-        tm_desc m = d.tensors[t].map;
-        m.global_address = p;
-        if (d.multicast)
-            m.box[m.rank - 1] = g.slice_rows[t];
-        CUresult er = hw_encode(&m, &R.maps[t]);
-        if (er != CUDA_SUCCESS) {
-            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected tensors[%u] (%s): %s\n", t, d.tensors[t].name,
-                    hw_cu_name(er));
-            return EXIT_BAD;
-        }
-    }
-    CUdeviceptr store_out = 0;
-    size_t store_bytes = 0;
-    if (g.stores_per_cta) {
-        tm_desc m = d.tensors[0].map;
-        const tm_dtype_info *inf = tm_dtype_get(m.dtype);
-        uint32_t eb = inf->bits / 8;
-        m.rank = 2;
-        m.dims[0] = m.box[0];
-        m.dims[1] = (uint64_t)m.box[1] * g.stores_per_cta * d.ctas;
-        m.strides[0] = (uint64_t)m.box[0] * eb;
-        store_bytes = m.dims[1] * m.strides[0];
-        cuMemAlloc(&store_out, store_bytes);
-        cuMemsetD8(store_out, 0, store_bytes);
-        m.global_address = store_out;
-        R.store_out = store_out;
-        R.store_bytes = store_bytes;
-        CUresult er = hw_encode(&m, &R.maps[4]);
-        if (er != CUDA_SUCCESS) {
-            fprintf(stderr, "tmahw run: cuTensorMapEncodeTiled rejected the store map: %s\n", hw_cu_name(er));
-            return EXIT_BAD;
-        }
-    }
+    int up_rc = upload_tensors(&d, &g, &R, host, tens, tsize);
+    if (up_rc >= 0)
+        return up_rc;
+    CUdeviceptr store_out = R.store_out;
+    size_t store_bytes = R.store_bytes;
     const uint32_t nw = d.ctas * g.nwarps;
     CUdeviceptr p_time, p_sm, p_ev, p_evn, p_sums, p_sink;
     size_t ev_bytes = (size_t)nw * g.ev_cap * sizeof(run_raw_ev);
@@ -594,31 +889,9 @@ int hw_cmd_run(int argc, char **argv)
         hung = 1;
     }
 
-    /* over-arrival: local arrivals on empty barriers that completed a phase, as the
-     * arrive's returned state reports it, against the phases the description implies */
     char arrival_finding[300] = "";
-    if (!hung && !d.multicast && d.mode != PIPE_STASYNC && !d.never_release && !d.cpasync_groups) {
-        std::vector<uint32_t> hist(R.arrivals_bytes / 4);
-        cuMemcpyDtoH(hist.data(), R.arrivals, R.arrivals_bytes);
-        int after = 0;   /* pending count reported after the arrival (bin 0 seen) */
-        for (uint32_t c = 0; c < d.ctas; c++)
-            for (uint32_t s = 0; s < d.stages; s++)
-                if (hist[((size_t)c * 2 * d.stages + d.stages + s) * 4 + 0])
-                    after = 1;
-        for (uint32_t c = 0; c < d.ctas && !arrival_finding[0]; c++)
-            for (uint32_t s = 0; s < d.stages; s++) {
-                const uint32_t *h = &hist[((size_t)c * 2 * d.stages + d.stages + s) * 4];
-                uint32_t phases = d.iterations / d.stages + (s < d.iterations % d.stages ? 1u : 0u);
-                uint32_t completed = after ? h[0] : h[1];
-                if (completed != phases) {
-                    snprintf(arrival_finding, sizeof arrival_finding,
-                             "CTA %u empty[%u]: consumer arrivals completed %u phases for %u iterations "
-                             "(arrivals seeing pending 0/1/2/3+: %u/%u/%u/%u, init count %u)",
-                             c, s, completed, phases, h[0], h[1], h[2], h[3], d.empty_count);
-                    break;
-                }
-            }
-    }
+    if (!hung)
+        over_arrival(&d, &R, arrival_finding, sizeof arrival_finding);
 
     /* ---- trace ---- */
     std::vector<run_raw_ev> ev((size_t)nw * g.ev_cap);
@@ -677,21 +950,8 @@ int hw_cmd_run(int argc, char **argv)
     snprintf(tr.gpu, sizeof tr.gpu, "%.63s", dev.name);
     snprintf(tr.name, sizeof tr.name, "%s", d.name);
     {
-        /* the kernel driver's version (what nvidia-smi shows), else the CUDA driver API's */
         char drv[32] = "";
-        FILE *vf = fopen("/proc/driver/nvidia/version", "r");
-        if (vf) {
-            char line[256];
-            if (fgets(line, sizeof line, vf)) {
-                /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  ...":
-                 * the first word after "Kernel Module" that starts with a digit */
-                const char *k = strstr(line, "Kernel Module");
-                for (const char *q = k ? k + strlen("Kernel Module") : NULL; q && *q && !drv[0]; q++)
-                    if (q[-1] == ' ' && *q >= '0' && *q <= '9' && sscanf(q, "%31s", drv) != 1)
-                        drv[0] = 0;
-            }
-            fclose(vf);
-        }
+        driver_version(drv);
         char note[400];
         snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; no-rec kernel %.0f ns (median %zu); "
                  "CTAs traced %u/%u",
@@ -700,6 +960,15 @@ int hw_cmd_run(int argc, char **argv)
         snprintf(tr.note, sizeof tr.note, "%.127s", note);
     }
     tr.kernel_ns = last_rec.end > last_rec.start ? (int64_t)(last_rec.end - last_rec.start) : (int64_t)k_norec;
+    {
+        /* the trace carries its description, so that a viewer rebuilds the plan from it */
+        size_t len = 0;
+        int rerr = 0;
+        char *text = rfile_load(desc_path, DESC_MAX_FILE_BYTES, &len, &rerr);
+        if (text)
+            trace_set_desc(&tr, text, len, pipe_plan_hash(&d), &e);
+        free(text);
+    }
     if (trace_write(out_path, &tr, &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: %s\n", e.detail);
         return EXIT_BAD;
@@ -740,81 +1009,8 @@ int hw_cmd_run(int argc, char **argv)
 
     /* ---- counters (separate, untimed launch) ---- */
     char counters_path[600] = "";
-    if (counters && !hung) {
-        static const char *const want_m[] = {
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-            "smsp__sass_inst_executed_op_shared_ld.sum",
-            "smsp__sass_inst_executed_op_ldsm.sum",
-            "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
-            "l1tex__m_xbar2l1tex_read_bytes.sum",
-            "smsp__inst_executed_op_tma_ld.sum",
-            "lts__t_bytes.sum",
-            "lts__t_sectors_srcunit_tex_op_read.sum",
-            "dram__bytes_read.sum",
-            "dram__bytes_write.sum",
-            "sm__cycles_elapsed.max",
-            /* where the SM's issue goes: instructions by pipe, issue-active cycles, resident
-             * warps, and the warp-state counters that say what the warps waited for */
-            "smsp__inst_executed.sum",
-            "smsp__issue_active.sum",
-            "smsp__cycles_active.sum",
-            "smsp__warps_active.sum",
-            "smsp__inst_executed_pipe_lsu.sum",
-            "smsp__inst_executed_pipe_alu.sum",
-            "smsp__inst_executed_pipe_fma.sum",
-            "smsp__inst_executed_pipe_uniform.sum",
-            "smsp__inst_executed_pipe_adu.sum",
-            "smsp__inst_executed_pipe_cbu.sum",
-            "smsp__inst_executed_op_branch.sum",
-            "sm__pipe_tensor_op_hmma_cycles_active.sum",
-            "smsp__warps_issue_stalled_barrier.sum",
-            "smsp__warps_issue_stalled_branch_resolving.sum",
-            "smsp__warps_issue_stalled_dispatch_stall.sum",
-            "smsp__warps_issue_stalled_drain.sum",
-            "smsp__warps_issue_stalled_lg_throttle.sum",
-            "smsp__warps_issue_stalled_long_scoreboard.sum",
-            "smsp__warps_issue_stalled_math_pipe_throttle.sum",
-            "smsp__warps_issue_stalled_membar.sum",
-            "smsp__warps_issue_stalled_mio_throttle.sum",
-            "smsp__warps_issue_stalled_misc.sum",
-            "smsp__warps_issue_stalled_no_instruction.sum",
-            "smsp__warps_issue_stalled_not_selected.sum",
-            "smsp__warps_issue_stalled_selected.sum",
-            "smsp__warps_issue_stalled_short_scoreboard.sum",
-            "smsp__warps_issue_stalled_sleeping.sum",
-            "smsp__warps_issue_stalled_wait.sum",
-            "smsp__warps_issue_stalled_tex_throttle.sum",
-            "smsp__warps_issue_stalled_imc_miss.sum",
-        };
-        const char *names[48];
-        double vals[48];
-        static char plog[16384];
-        plog[0] = 0;
-        int n = run_prof_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), launch_rec_cb, &R, names, vals, 48,
-                                  "stalled", plog, sizeof plog, msg, sizeof msg);
-        snprintf(counters_path, sizeof counters_path, "%.*s.counters.json",
-                 (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
-                                                                                                 : strlen(out_path)),
-                 out_path);
-        FILE *f = fopen(counters_path, "w");
-        if (f) {
-            fprintf(f, "{\"name\":\"%s\",\"gpu\":\"%s\",\"date\":\"%s\",\"launch\":\"one untimed launch without "
-                       "recording, Range Profiler (auto range, kernel replay)\",",
-                    d.name, dev.name, date);
-            if (n < 0)
-                fprintf(f, "\"error\":\"%s\",", msg);
-            fprintf(f, "\"metrics\":{");
-            for (int k = 0; k < n; k++)
-                fprintf(f, "%s\"%s\":%.17g", k ? "," : "", names[k], vals[k]);
-            fprintf(f, "},\"model\":{\"read_wavefronts_per_warp_stage\":%llu,\"read_instructions_per_warp_stage\":%u,"
-                       "\"copy_bytes_per_stage\":%u},\"tma_base_metrics\":\"%s\"}\n",
-                    (unsigned long long)d.read_wavefronts, d.read_instructions, d.copy_bytes, plog);
-            fclose(f);
-        }
-        if (n < 0)
-            fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
-    }
+    if (counters && !hung)
+        write_counters(&d, dev.name, date, &R, out_path, counters_path, sizeof counters_path);
 
     if (lock_fd >= 0)
         close(lock_fd);   /* releases the lock */
@@ -822,61 +1018,10 @@ int hw_cmd_run(int argc, char **argv)
 
     /* ---- report ---- */
     int finding = hung || !correct_ok || arrival_finding[0];
-    char hang_text[400] = "";
-    if (hung) {
-        uint32_t b = hang_rec[3];
-        snprintf(hang_text, sizeof hang_text,
-                 "CTA %u warp %u (%s) waits %s[%u] phase %u (iteration %u, parity %u): no completion within %.0f ms",
-                 hang_rec[1], hang_rec[2], role_of(&d, hang_rec[2]), b < d.stages ? "full" : "empty", b % d.stages,
-                 hang_rec[4], hang_rec[5], hang_rec[6], timeout_ms);
-    }
-    if (!strcmp(fmt, "json")) {
-        printf("{\"example\":\"%s\",\"mode\":\"%s\",\"gpu\":\"%s\",\"kernel_ns\":%.0f,\"kernel_rec_ns\":%.0f,"
-               "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
-               "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
-               "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
-               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
-               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
-               d.name, pipe_mode_name(d.mode), dev.name, k_norec, k_rec, overhead, ov_q1, ov_q3, t_norec.size(), kbw, d2d,
-               d2d > 0 ? 100 * kbw / d2d : 0, correct_ok ? "true" : "false", correct, tr.count, overflowed,
-               hung ? "\"" : "", hung ? hang_text : "null", hung ? "\"" : "", arrival_finding, sim_text,
-               (long long)sim.kernel_ns, out_path, counters_path, occ.ctas_per_sm, occ.clusters, occ.regs, occ.local_bytes, tl.sms,
-               tl.resident_max, tl.cta_p50_ns, tl.first_spread_ns);
-    } else if (!strcmp(fmt, "csv")) {
-        printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
-               "overflowed_warps,hang,sim\n");
-        printf("%s,%s,%.0f,%.0f,%.2f,%.1f,%.1f,%.1f,%s,%zu,%u,\"%s\",\"%s\"\n", d.name, pipe_mode_name(d.mode), k_norec,
-               k_rec, overhead, kbw, d2d, d2d > 0 ? 100 * kbw / d2d : 0,
-               hung ? "hang" : correct_ok ? (arrival_finding[0] ? "over-arrival" : "ok") : "MISMATCH", tr.count,
-               overflowed, hang_text, sim_text);
-    } else {
-        printf("example       %s (%s, %u CTAs x %u warps, %u stages, %u iterations)\n", d.name, pipe_mode_name(d.mode),
-               d.ctas, g.nwarps, d.stages, d.iterations);
-        printf("device        %s, CUDA driver API %d.%d\n", dev.name, dev.driver_version / 1000,
-               (dev.driver_version % 1000) / 10);
-        printf("kernel        %.1f us (CUPTI, median of %zu, recording compiled out)\n", k_norec / 1000, t_norec.size());
-        printf("recorded      %.1f us (median of %zu): overhead %+.2f%% (alternating pairs: quartiles %+.2f%% .. %+.2f%%)\n",
-               k_rec / 1000, t_rec.size(), overhead, ov_q1, ov_q3);
-        printf("bandwidth     %.1f GB/s loaded = %.1f%% of a device-to-device copy (%.1f GB/s read+written)\n", kbw,
-               d2d > 0 ? 100 * kbw / d2d : 0, d2d);
-        printf("occupancy     %d CTA(s) per SM (%d registers per thread); CTAs ran on %u SMs, at most %u at once, "
-               "median %.1f us each\n", occ.ctas_per_sm, occ.regs, tl.sms, tl.resident_max, tl.cta_p50_ns / 1000);
-        if (occ.local_bytes)
-            printf("spills        %d bytes of local memory per thread: the generated kernel does more than the "
-                   "description (its register limit for %u CTAs per SM)\n", occ.local_bytes, d.ctas_per_sm);
-        if (d.cluster > 1)
-            printf("clusters      %d of %u CTAs resident at once\n", occ.clusters, d.cluster);
-        printf("correctness   %s\n", correct);
-        if (arrival_finding[0])
-            printf("over-arrival  %s\n", arrival_finding);
-        if (hung)
-            printf("HANG          %s\n", hang_text);
-        printf("simulator     %s\n", sim_text);
-        printf("events        %zu%s\n", tr.count, overflowed ? " (OVERFLOW: trace flagged incomplete)" : "");
-        printf("trace         %s\n", out_path);
-        if (counters_path[0])
-            printf("counters      %s\n", counters_path);
-    }
+    run_report rep = {&d, &g, &dev, &occ, &tl, fmt, out_path, counters_path, correct, arrival_finding, sim_text,
+                      hang_rec, k_norec, k_rec, overhead, ov_q1, ov_q3, kbw, d2d, timeout_ms, t_norec.size(),
+                      t_rec.size(), tr.count, overflowed, hung, correct_ok, (long long)sim.kernel_ns};
+    print_report(&rep);
     trace_free(&tr);
     run_gen_free(&g);
     hw_close(&dev);

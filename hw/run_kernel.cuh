@@ -734,7 +734,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         return 0;
     };
 
-    /* ---- the warp programs (sim/pipe.c next_action) ---- */
+    /* ---- the warp programs (sim/pipe_warp.c next_action) ---- */
 #if MODE == 0 || MODE == 3
     if (warp < NPROD) {
         for (u32 j = 0; j < ITERS && !stop; j++)
@@ -781,7 +781,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #else
     {
         const int copier = MODE == 2 || warp == NPROD;
-        u32 pj = 0; /* load i + stages - 1 before consuming i (examples/README.md, sim/pipe.c) */
+        u32 pj = 0; /* load i + stages - 1 before consuming i (examples/README.md, sim/pipe_warp.c) */
         for (u32 i = 0; i < ITERS && !stop; i++) {
             while (copier && pj < ITERS && pj < i + STAGES && !stop)
                 stop = produce(pj++);

@@ -87,7 +87,6 @@ typedef struct pipe_desc {
     uint64_t read_ideal_wavefronts;
     uint64_t read_bytes;
 
-    /* ---- appended (session 2): fields above keep their offsets ---- */
     pipe_reduce store_reduce;          /* store.reduce: 0 plain TMA store, else the reduction op */
     /* cp_async only: synchronise with commit groups (cp.async.commit_group / wait_group N,
      * __pipeline_commit / __pipeline_wait_prior) and a CTA barrier instead of mbarriers.

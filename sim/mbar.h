@@ -1,7 +1,6 @@
 /* mbar: the PTX mbarrier as a pure step function, plus cp.async commit groups.
  *
- * State and rules follow the PTX ISA mbarrier section (see
- * shared/reference/hopper-facts.md): a phase completes when pending == 0 and tx == 0;
+ * State and rules follow the PTX ISA's mbarrier section: a phase completes when pending == 0 and tx == 0;
  * then phase += 1 and pending = expected. Steps that the ISA leaves undefined are
  * reported as findings (ERR_FINDING) whose rule names the misuse:
  *   mbar_reinit_live, mbar_uninitialised, mbar_count_range, mbar_over_arrival,

@@ -36,18 +36,17 @@ typedef struct pipe_params {
     double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */
     double mma_flops_per_cycle_smsp; /* dense FP16 tensor-core flops per cycle per sub-partition */
     double store_latency_ns;       /* TMA store issue -> bulk wait_group returns */
-    /* ---- appended (session 2) ---- */
     double reduce_latency_ns;      /* TMA reduction (cp.reduce.async.bulk.tensor) issue -> wait_group returns */
     double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
     double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
     double barsync_ns;             /* bar.sync (__syncthreads): last arrival -> the waiting warps run */
-    /* ---- appended (session 2, calibration against traces/h100/pipelines) ---- */
+    /* calibrated against traces/h100/pipelines */
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
     double math_tail_cycles;       /* per math block: the accumulators' sum and shuffle before the release */
     double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
     double expect_tx_ns;           /* producer warp time of its arrive.expect_tx on the local full barrier */
     double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
-    /* ---- appended (session 2, consumer step measured in traces/h100/pipelines) ---- */
+    /* the consumer step, measured in traces/h100/pipelines */
     double consume_step_ns;        /* mbarrier consume step outside read, math and arrives: loop + next full probe */
     double l2_reuse_bytes;         /* bytes of tiles re-read in a cycle that L2 still serves (reuse capacity) */
     /* clusters of N CTAs resident at once, with 1 and with 8 CTAs per SM (a cluster sits in
@@ -86,7 +85,6 @@ int params_parse(pipe_params *p, const char *text, const char *filename, err_inf
 /* A parameter file holds at most this many bytes; a directory or a larger file is refused. */
 #define PARAMS_MAX_FILE_BYTES (1u << 20)
 int params_load(pipe_params *p, const char *path, err_info *e);
-/* ---- appended (session 2) ---- */
 /* A built-in set by name, or else a parameter file (`tmahw calibrate`) over the H100 SXM
  * defaults: what `--gpu h100|h200|FILE` selects. */
 int params_for_gpu(const char *gpu, pipe_params *p, err_info *e);

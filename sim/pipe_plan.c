@@ -62,13 +62,17 @@ int pipe_plan_reads(const pipe_desc *d, pipe_plan_read **out, uint32_t *n, uint3
     if (tm_plan_copy(&ten->map, &c, &plan, e) != ERR_OK)
         return ERR_BAD_INPUT;
     access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
-    /* the generator's limit: a pattern needing more instructions is refused (access_max) */
+    /* the generator's limit: a pattern needing more instructions is refused (access_max,
+     * from the generator itself when asked for more than MAX_INSTR) */
     enum { MAX_INSTR = 1 << 16 };
-    bank_instr *in = malloc(sizeof *in * MAX_INSTR);
+    uint32_t count = 0;
+    if (access_generate(&lay, &d->reads, NULL, 0, &count, e) != ERR_OK)
+        return ERR_BAD_INPUT;
+    uint32_t cap = count < MAX_INSTR ? count : MAX_INSTR;
+    bank_instr *in = malloc(sizeof *in * (cap ? cap : 1));
     if (!in)
         return err_set(e, ERR_IO, "out_of_memory", "access generator buffer");
-    uint32_t count = 0;
-    int rc = access_generate(&lay, &d->reads, in, MAX_INSTR, &count, e);
+    int rc = access_generate(&lay, &d->reads, in, cap, &count, e);
     pipe_plan_read *r = rc == ERR_OK && count ? calloc(count, sizeof *r) : NULL;
     if (rc == ERR_OK && count && !r)
         rc = err_set(e, ERR_IO, "out_of_memory", "%u read instructions", count);

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reads fp to its end into a NUL-terminated buffer (caller frees); *len gets the byte
  * count. NULL when memory runs out. Does not close fp. */
 char *rfile_read(FILE *fp, size_t *len);
@@ -15,5 +19,9 @@ char *rfile_read(FILE *fp, size_t *len);
  * a stream's as it arrives), the system's errno when it cannot be opened or read, or
  * ENOMEM. */
 char *rfile_load(const char *path, size_t max_bytes, size_t *len, int *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,5 +1,5 @@
 /* tm_flags: driver-named flags -> tm_desc + tm_copy (see tm_flags.h). Its own small
- * number parsers: libtmasim must not depend on sim/cli. */
+ * number parsers: libtmasim must not depend on the commands (cmd/). */
 #include "tm_flags.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* tm_validate: what cuTensorMapEncodeTiled accepts, one named rule per requirement.
  *
  * Source of every rule: the driver's documentation of cuTensorMapEncodeTiled in
- * cuda.h (CUDA 13.0) and the measured rejections in shared/reference/hopper-facts.md.
+ * cuda.h (CUDA 13.0) and the rejections measured on an H100 (traces/h100/validation).
  * The driver itself only answers CUDA_ERROR_INVALID_VALUE, so the rule names are ours.
  * Rules marked UNCERTAIN are documented ambiguously; the H100 recording under
  * traces/h100/validation/ decides them. Each rule is one entry of the table below so

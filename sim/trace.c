@@ -260,6 +260,25 @@ void trace_free(trace *t)
     free(t->events);
     t->events = NULL;
     t->count = t->capacity = 0;
+    free(t->desc_text);
+    t->desc_text = NULL;
+    t->desc_hash = 0;
+}
+
+int trace_set_desc(trace *t, const char *text, size_t len, uint64_t hash, err_info *e)
+{
+    if (len > TRACE_MAX_DESC_BYTES - 8u)
+        return err_set(e, ERR_BAD_INPUT, "trace_desc", "description of %zu bytes (allowed %u)", len,
+                       TRACE_MAX_DESC_BYTES - 8u);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return err_set(e, ERR_IO, "out_of_memory", "description of %zu bytes", len);
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    free(t->desc_text);
+    t->desc_text = copy;
+    t->desc_hash = hash;
+    return ERR_OK;
 }
 
 /* ---------------------------------------------------------------- byte order */
@@ -323,9 +342,15 @@ int trace_write(const char *path, const trace *t, err_info *e)
 {
     uint8_t h[TRACE_HEADER_BYTES];
     memset(h, 0, sizeof h);
+    /* the description text follows the fixed header, padded to 8 bytes */
+    size_t desc_len = t->desc_text ? strlen(t->desc_text) : 0;
+    size_t desc_pad = (desc_len + 7u) & ~(size_t)7u;
+    if (desc_pad > TRACE_MAX_DESC_BYTES)
+        return err_set(e, ERR_BAD_INPUT, "trace_header", "%s: description of %zu bytes (allowed %u)", path, desc_len,
+                       TRACE_MAX_DESC_BYTES);
     memcpy(h, TRACE_MAGIC, 8);
     put_u32(h + 8, TRACE_FORMAT_VERSION);
-    put_u32(h + 12, TRACE_HEADER_BYTES);
+    put_u32(h + 12, TRACE_HEADER_BYTES + (uint32_t)desc_pad);
     put_u32(h + 16, (uint32_t)sizeof(trace_event));
     put_u32(h + 20, t->truncated ? 1u : 0u);
     put_u64(h + 24, (uint64_t)t->count);
@@ -334,6 +359,10 @@ int trace_write(const char *path, const trace *t, err_info *e)
     copy_text(h + 48, 64, t->gpu);
     copy_text(h + 112, 64, t->name);
     copy_text(h + 176, 128, t->note);
+    if (desc_len) {
+        put_u64(h + 304, t->desc_hash);
+        put_u32(h + 312, (uint32_t)desc_len);
+    }
 
     if (t->kernel_ns < -TRACE_MAX_NS || t->kernel_ns > TRACE_MAX_NS)
         return err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'kernel_ns' = %lld (allowed %lld..%lld)", path,
@@ -348,6 +377,11 @@ int trace_write(const char *path, const trace *t, err_info *e)
     if (rc)
         return rc;
     afile_write(&f, h, sizeof h);
+    if (desc_len) {
+        static const uint8_t zeros[8];
+        afile_write(&f, t->desc_text, desc_len);
+        afile_write(&f, zeros, desc_pad - desc_len);
+    }
     if (host_is_little_endian()) {
         afile_write(&f, t->events, t->count * sizeof(trace_event));
     } else {
@@ -428,8 +462,35 @@ int trace_read(const char *path, trace *t, err_info *e)
         rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than %u bytes", path, TRACE_HEADER_BYTES);
         goto out;
     }
-    /* Later versions may grow the header; skip what this reader does not know. */
-    for (uint32_t skip = header_bytes - TRACE_HEADER_BYTES; skip > 0; skip--)
+    /* The description text, when the header carries one, comes first after the fixed
+     * header; later versions may grow the header further: skip what this reader does
+     * not know. */
+    uint32_t desc_len = get_u32(h + 312), extra = header_bytes - TRACE_HEADER_BYTES;
+    if (desc_len > extra) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'desc_bytes' = %u (allowed 0..%u: header_bytes - 320)",
+                     path, desc_len, extra);
+        goto out;
+    }
+    if (desc_len) {
+        t->desc_text = malloc((size_t)desc_len + 1);
+        if (!t->desc_text) {
+            rc = err_set(e, ERR_IO, "out_of_memory", "%s: description of %u bytes", path, desc_len);
+            goto out;
+        }
+        if (fread(t->desc_text, 1, desc_len, fp) != desc_len) {
+            rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
+                         header_bytes);
+            goto out;
+        }
+        t->desc_text[desc_len] = 0;
+        if (memchr(t->desc_text, 0, desc_len)) {
+            rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: the description text holds a NUL byte", path);
+            goto out;
+        }
+        t->desc_hash = get_u64(h + 304);
+        extra -= desc_len;
+    }
+    for (uint32_t skip = extra; skip > 0; skip--)
         if (fgetc(fp) == EOF) {
             rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
                          header_bytes);

@@ -83,6 +83,11 @@ typedef struct trace {
     char gpu[64];              /* "H100 (sim)", "NVIDIA H100 80GB HBM3", ... */
     char name[64];             /* the description's name */
     char note[128];            /* driver, date, parameter set */
+    /* The pipeline description the run came from (its YAML text, NUL-terminated, owned:
+     * trace_free frees it) and pipe_plan_hash of it; NULL and 0 when the trace does not
+     * carry one (traces written before the header had the field). */
+    char *desc_text;
+    uint64_t desc_hash;
 } trace;
 
 void trace_init(trace *t, trace_source src);
@@ -95,10 +100,14 @@ int trace_write(const char *path, const trace *t, err_info *e);
  * anything else malformed returns ERR_BAD_INPUT naming the file and the field. */
 int trace_read(const char *path, trace *t, err_info *e);
 
+/* Attaches a copy of the description text (len bytes) and its hash; ERR_IO when memory
+ * runs out, ERR_BAD_INPUT past TRACE_MAX_DESC_BYTES. */
+#define TRACE_MAX_DESC_BYTES (1u << 19)
+int trace_set_desc(trace *t, const char *text, size_t len, uint64_t hash, err_info *e);
+
 const char *trace_kind_name(trace_kind k);
 const char *trace_role_name(trace_role r);
 
-/* ---- additions (issue 4) ---- */
 #define TRACE_FORMAT_VERSION 1
 /* Times (t_ns, kernel_ns) lie within -TRACE_MAX_NS..TRACE_MAX_NS, 2^53 ns (104 days):
  * then a time plus a duration and the difference of any two times fit in int64_t, and

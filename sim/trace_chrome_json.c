@@ -68,6 +68,11 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
     put_json_string(fp, t->name);
     fputs(",\"note\":", fp);
     put_json_string(fp, t->note);
+    if (t->desc_text) {   /* the description the run came from, so that an import gives it back */
+        fputs(",\"desc\":", fp);
+        put_json_string(fp, t->desc_text);
+        fprintf(fp, ",\"desc_hash\":\"%016" PRIx64 "\"", t->desc_hash);
+    }
     fprintf(fp, ",\"kernel_ns\":%" PRId64 ",\"t0_ns\":%" PRId64 ",\"truncated\":%d},\n\"traceEvents\":[\n", t->kernel_ns,
             t0, t->truncated ? 1 : 0);
 
@@ -296,6 +301,12 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
             snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
         if (json_is_string(v = json_object_get(other, "note")))
             snprintf(t->note, sizeof t->note, "%s", json_string_value(v));
+        if (json_is_string(v = json_object_get(other, "desc"))) {
+            json_t *h = json_object_get(other, "desc_hash");
+            uint64_t hash = json_is_string(h) ? strtoull(json_string_value(h), NULL, 16) : 0;
+            if ((rc = trace_set_desc(t, json_string_value(v), json_string_length(v), hash, e)))
+                goto out;
+        }
         if (json_is_integer(v = json_object_get(other, "kernel_ns"))) {
             json_int_t k = json_integer_value(v);
             if (k < -TRACE_MAX_NS || k > TRACE_MAX_NS) {

@@ -1,4 +1,4 @@
-/* bench_view: the viewer's speed and memory at 1M and 10M events (issue 6 targets):
+/* bench_view: the viewer's speed and memory at 1M and 10M events (its targets):
  *   frame time of the full view and of a zoomed view   <= 16 ms at 10M (software, one core)
  *   load time of a 10M-event trace (read + index)      <= 2 s
  *   resident memory per event (trace + view model)     <= 48 bytes

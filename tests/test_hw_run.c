@@ -1,4 +1,4 @@
-/* tmahw run (issue 5) without a GPU: the kernel generator (hw/run_gen.c), the host
+/* tmahw run without a GPU: the kernel generator (hw/run_gen.c), the host
  * reference (hw/run_ref.c) and the trace conversion, checked against facts derived
  * independently of the code (the description's numbers, the PTX ISA's 128B swizzle, the
  * forward placement of sim/tm.h); then the H100 recordings committed under
@@ -11,12 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The generator and the reference are libc-only C in hw/; compiled into this suite. */
-#include "../hw/run_gen.c"
-#include "../hw/run_kernel_str.c"
-#include "../hw/run_ref.c"
-
+/* The generator and the reference are libc-only C in hw/ (libtmahw). */
 #include "pipe.h"
+#include "run_gen.h"
+#include "run_ref.h"
 
 #ifndef TMAHW_BIN
 #define TMAHW_BIN "build/rel/tmahw"

@@ -1,4 +1,4 @@
-/* mbarrier rules of the PTX ISA (hopper-facts.md, mbarrier section), one test each. */
+/* mbarrier rules of the PTX ISA (its mbarrier section), one test each. */
 #include <criterion/criterion.h>
 #include <string.h>
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pipe_plan.h"
+#include "pipe_state.h"
 
 static void load(const char *name, pipe_desc *d)
 {
@@ -97,4 +98,33 @@ Test(plan, hash_follows_the_meaning_not_the_name)
     load("double_buffer", &b);
     b.tensors[0].map.swizzle = (tm_swizzle)((int)b.tensors[0].map.swizzle ^ 1);
     cr_assert_neq(pipe_plan_hash(&a), pipe_plan_hash(&b));
+}
+
+/* The step function on its own: a barrier given its arrival count completes a phase with
+ * the last arrival; a wait stopped by the watchdog completes nothing. */
+Test(plan, pipe_state_steps_arrivals_and_waits)
+{
+    pipe_state s;
+    pipe_state_init(&s, 1000, TRACE_SRC_HW);
+    pipe_state_set_count(&s, 5, 2);
+    trace_event rel = {.t_ns = 10, .kind = TRACE_RELEASE, .barrier = 5, .stage = 1, .phase = 0};
+    pipe_state_step(&s, &rel, &s);
+    cr_expect_eq(pipe_state_phase(&s, 5), 0);
+    cr_expect_eq(pipe_state_arrivals(&s, 5), 1);
+    rel.t_ns = 20;
+    pipe_state next;
+    pipe_state_step(&s, &rel, &next);
+    cr_expect_eq(pipe_state_arrivals(&s, 5), 1, "the input state is left as it was");
+    cr_expect_eq(pipe_state_phase(&next, 5), 1);
+    cr_expect_eq(pipe_state_arrivals(&next, 5), 0);
+    trace_event hang = {.t_ns = 30, .dur_ns = 500, .kind = TRACE_WAIT, .barrier = 1, .phase = 0,
+                        .flags = TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_TIMEOUT};
+    pipe_state_step(&next, &hang, &next);
+    cr_expect_eq(pipe_state_phase(&next, 1), 0);
+    hang.flags = TRACE_FLAG_FULL_BARRIER;
+    pipe_state_step(&next, &hang, &next);
+    cr_expect_eq(pipe_state_phase(&next, 1), 1, "a wait that returned completed its phase");
+    trace_event late = {.t_ns = 2000, .kind = TRACE_RELEASE, .barrier = 5, .phase = 1};
+    pipe_state_step(&next, &late, &next);
+    cr_expect_eq(pipe_state_arrivals(&next, 5), 0, "an event after the observation time is not stepped");
 }

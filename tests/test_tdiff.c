@@ -290,6 +290,27 @@ Test(tdiff_cli, json_reports_groups_and_kernel_error)
     json_decref(root);
 }
 
+Test(tdiff_cli, traces_of_different_descriptions_are_compared_with_a_warning)
+{
+    static char out[65536];
+    cr_assert_eq(run("sim.tmt hw.tmt --tolerance 20", out, sizeof out), 0, "%s", out);
+    cr_expect_null(strstr(out, "different descriptions"), "%s", out);
+    trace t;
+    char p[128];
+    const char *which[2] = {"sim", "hw"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/%s.tmt", tmpdir, which[k]);
+        cr_assert_eq(trace_read(p, &t, NULL), ERR_OK);
+        cr_assert_eq(trace_set_desc(&t, "name: t\n", 8, 100u + (uint64_t)k, NULL), ERR_OK);
+        snprintf(p, sizeof p, "%s/%s_d.tmt", tmpdir, which[k]);
+        cr_assert_eq(trace_write(p, &t, NULL), ERR_OK);
+        trace_free(&t);
+    }
+    cr_assert_eq(run("sim_d.tmt hw_d.tmt --tolerance 20", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "warning: sim_d.tmt and hw_d.tmt come from different descriptions"), "%s", out);
+    cr_expect(strstr(out, "tolerance 20%: ok"), "%s", out);
+}
+
 Test(tdiff_cli, bad_input_is_one_line_and_exit_2)
 {
     static char out[4096];

@@ -407,6 +407,32 @@ Test(tmaview, bank_picture_of_a_selected_read_under_xvfb)
     cr_expect_eq(runs(&m, ok.x0 + 1, ok.y0, ok.y1, OKR, OKG, OKB), 4, "wavefront rows");
     cairo_surface_destroy(m.s);
 
+    /* the same picture from the description the trace carries, with no --desc and no
+     * examples/NAME.yaml to fall back on */
+    char yaml[512];
+    snprintf(path, sizeof path, "%s/128b.yaml", dir);
+    f = fopen(path, "r");
+    size_t ylen = fread(yaml, 1, sizeof yaml - 1, f);
+    fclose(f);
+    trace t;
+    snprintf(path, sizeof path, "%s/sim.tmt", dir);
+    cr_assert_eq(trace_read(path, &t, NULL), ERR_OK);
+    cr_assert_null(t.desc_text, "the synthetic trace carries no description");
+    cr_assert_eq(trace_set_desc(&t, yaml, ylen, 1, NULL), ERR_OK);
+    snprintf(path, sizeof path, "%s/carried.tmt", dir);
+    cr_assert_eq(trace_write(path, &t, NULL), ERR_OK);
+    trace_free(&t);
+    rc = sh(out, sizeof out, LIB_LSAN "%s/%s --size 1000x800 --select 'kind=smem_read iter=3 role=consumer' "
+            "--render carried.png carried.tmt", cwd, TMAVIEW_BIN);
+    cr_assert_eq(rc, 0, "%s", out);
+    m = load_png("carried.png");
+    cf = bbox(&m, 700, 24, 1000, 756, CFR, CFG, CFB);
+    ok = bbox(&m, 700, 24, 1000, 756, OKR, OKG, OKB);
+    cr_expect_eq(cf.n, 0, "conflicts drawn for a conflict-free read");
+    cr_assert_gt(ok.n, 0, "no bank cells drawn from the carried description");
+    cr_expect_eq(runs(&m, ok.x0 + 1, ok.y0, ok.y1, OKR, OKG, OKB), 4, "wavefront rows");
+    cairo_surface_destroy(m.s);
+
     /* a description that does not fit says so instead of drawing */
     rc = sh(out, sizeof out, LIB_LSAN "%s/%s --desc missing.yaml --render x.png sim.tmt", cwd, TMAVIEW_BIN);
     cr_expect_eq(rc, 2, "%s", out);

@@ -261,3 +261,45 @@ Test(trace, time_sorted_trace_only_orders_its_ties)
     }
     trace_free(&t);
 }
+
+Test(trace, the_description_rides_in_the_header_and_older_traces_load_without_one)
+{
+    trace t, u;
+    fill(&t, 100);
+    err_info e = {0};
+    cr_assert_eq(trace_write(path_in("plain.tmt"), &t, &e), ERR_OK);
+    const char *text = "name: x\nmode: warp_specialized\n";   /* 31 bytes: padded to 32 */
+    cr_assert_eq(trace_set_desc(&t, text, strlen(text), 0x0123456789abcdefull, &e), ERR_OK);
+    cr_assert_eq(trace_write(path_in("desc.tmt"), &t, &e), ERR_OK);
+    cr_assert_eq(file_size(path_in("desc.tmt")), file_size(path_in("plain.tmt")) + 32);
+    cr_assert_eq(trace_read(path_in("desc.tmt"), &u, &e), ERR_OK, "%s", e.detail);
+    cr_assert_str_eq(u.desc_text, text);
+    cr_assert_eq(u.desc_hash, 0x0123456789abcdefull);
+    cr_assert_eq(u.count, t.count);
+    cr_assert_eq(memcmp(u.events, t.events, t.count * sizeof *t.events), 0);
+    trace_free(&u);
+    /* a trace without the field (every trace written before it existed) */
+    cr_assert_eq(trace_read(path_in("plain.tmt"), &u, &e), ERR_OK, "%s", e.detail);
+    cr_assert_null(u.desc_text);
+    cr_assert_eq(u.desc_hash, 0);
+    trace_free(&u);
+    trace_free(&t);
+}
+
+Test(trace, a_description_longer_than_its_header_is_refused)
+{
+    trace t, u;
+    fill(&t, 3);
+    cr_assert_eq(trace_set_desc(&t, "name: x\n", 8, 1, NULL), ERR_OK);
+    cr_assert_eq(trace_write(path_in("d.tmt"), &t, NULL), ERR_OK);
+    trace_free(&t);
+    FILE *f = fopen(path_in("d.tmt"), "r+b");
+    cr_assert(f);
+    fseek(f, 312, SEEK_SET);
+    const unsigned char big[4] = {9, 0, 0, 0};   /* 9 bytes of text in an 8-byte extension */
+    fwrite(big, 1, 4, f);
+    fclose(f);
+    err_info e = {0};
+    cr_assert_eq(trace_read(path_in("d.tmt"), &u, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "desc_bytes"), "%s", e.detail);
+}

@@ -452,3 +452,42 @@ Test(session, rows_by_cta_in_lockstep_whole_groups_and_compared_ctas)
     trace_free(&a);
     trace_free(&b);
 }
+
+/* The hardware pane's barriers from a recorded H100 trace, which holds no phase
+ * completions: ws4_tma (1 producer, 2 consumers, 4 stages), CTA 0, stage 1. Read off the
+ * file: the copies of iteration 5 (full[1] phase 1) land at 10973 ns; the consumers
+ * release iteration 5 (empty[1] = barrier 5, phase 1) at 12279 and 12292 ns; the producer's
+ * expect_tx of iteration 9 (full[1] phase 2) is at 12379 ns; its copies land at 17850 ns. */
+Test(view_state, recorded_h100_barriers_follow_their_phases)
+{
+    trace t;
+    err_info e = {0};
+    cr_assert_eq(trace_read("traces/h100/pipelines/ws4_tma.tmt", &t, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(t.source, TRACE_SRC_HW);
+    view_trace *v;
+    cr_assert_eq(view_trace_build(&t, &v, NULL), ERR_OK);
+    view_state s;
+    /* between the two releases: empty[1] holds one of its two arrivals of phase 1 */
+    cr_assert_eq(view_state_at(v, 0, 12285, &s, NULL), ERR_OK);
+    cr_assert(bar_of(&s, 1) && bar_of(&s, 5));
+    cr_expect_eq(bar_of(&s, 1)->phase, 2);
+    cr_expect_eq(bar_of(&s, 1)->arrivals, 0);
+    cr_expect_eq(bar_of(&s, 5)->phase, 1);
+    cr_expect_eq(bar_of(&s, 5)->arrivals, 1);
+    /* after the expect_tx of iteration 9: empty[1] completed phase 1 with its second
+     * release, full[1] has the producer's arrival of phase 2 and its bytes outstanding */
+    cr_assert_eq(view_state_at(v, 0, 12400, &s, NULL), ERR_OK);
+    cr_expect_eq(bar_of(&s, 5)->phase, 2);
+    cr_expect_eq(bar_of(&s, 5)->arrivals, 0);
+    cr_expect_eq(bar_of(&s, 1)->phase, 2);
+    cr_expect_eq(bar_of(&s, 1)->arrivals, 1);
+    cr_expect_gt(bar_of(&s, 1)->tx_count, 0);
+    /* the copies of iteration 9 have landed: full[1] is in phase 3, stage 1 full or read */
+    cr_assert_eq(view_state_at(v, 0, 18000, &s, NULL), ERR_OK);
+    cr_expect_eq(bar_of(&s, 1)->phase, 3);
+    cr_expect_eq(bar_of(&s, 1)->arrivals, 0);
+    cr_expect_eq(bar_of(&s, 5)->phase, 2);
+    cr_expect_eq(s.stages[1], VIEW_STAGE_READING);
+    view_trace_free(v);
+    trace_free(&t);
+}

@@ -1,4 +1,4 @@
-/* draw_timeline: cairo drawing of a view_session. The window (viz/app) draws into an
+/* draw_timeline: cairo drawing of a view_session. The window (cmd/tmaview) draws into an
  * image surface over the window's pixels; the headless renderer draws the same picture
  * into a PNG, SVG or PDF file. Colours are part of the contract (tests look for them). */
 #ifndef TMASCOPE_DRAW_TIMELINE_H

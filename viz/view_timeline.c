@@ -1,5 +1,7 @@
 #include "view_timeline.h"
 
+#include "pipe_state.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -550,95 +552,80 @@ uint32_t view_histogram_ctas(const view_trace *v, int64_t a, int64_t b, const ui
 /* ---- state at the cursor ------------------------------------------------------------- */
 const char *view_stage_state_name(view_stage_state s)
 {
-    static const char *names[] = {"empty", "filling", "full", "reading"};
-    return (unsigned)s < 4 ? names[s] : "?";
+    return pipe_stage_state_name((pipe_stage_state)s);
 }
 
-typedef struct stage_acc { int64_t filled, released; int filling, reading; } stage_acc;
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The indices of CTA cta's events in trace order (the trace is time-sorted); NULL when
+ * the CTA has none or memory runs out (*n = SIZE_MAX then). */
+static uint32_t *cta_events(const view_trace *v, uint16_t cta, size_t *n, uint32_t *nstages)
+{
+    size_t total = 0;
+    for (size_t l = 0; l < v->nlanes; l++)
+        if (v->lanes[l].cta == cta) {
+            for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) total += v->lanes[l].count[tr];
+            if (v->lanes[l].max_stage + 1u > *nstages) *nstages = v->lanes[l].max_stage + 1u;
+        }
+    *n = total;
+    if (!total) return NULL;
+    uint32_t *ids = malloc(total * sizeof *ids);
+    if (!ids) {
+        *n = SIZE_MAX;
+        return NULL;
+    }
+    size_t k = 0;
+    for (size_t l = 0; l < v->nlanes; l++)
+        if (v->lanes[l].cta == cta)
+            for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) {
+                memcpy(ids + k, v->idx + v->lanes[l].first[tr], v->lanes[l].count[tr] * sizeof *ids);
+                k += v->lanes[l].count[tr];
+            }
+    qsort(ids, total, sizeof *ids, cmp_u32);
+    return ids;
+}
 
 int view_state_at(const view_trace *v, uint16_t cta, int64_t t, view_state *out, err_info *e)
 {
     memset(out, 0, sizeof *out);
     out->cta = cta;
     out->t = t;
-    /* Phase completions first: the current phase of a barrier is one past the last phase
-     * completed by time t; arrivals and tx then count only events of that phase, so the
-     * answer does not depend on the order in which lanes are visited. */
-    int32_t done[VIEW_MAX_BARRIERS];
-    for (int i = 0; i < VIEW_MAX_BARRIERS; i++) done[i] = -1;
-    stage_acc st[VIEW_MAX_STAGES];
-    for (int i = 0; i < VIEW_MAX_STAGES; i++) st[i] = (stage_acc){INT64_MIN, INT64_MIN, 0, 0};
-    int found = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t l = 0; l < v->nlanes; l++) {
-            const view_lane *ln = &v->lanes[l];
-            if (ln->cta != cta) continue;
-            found = 1;
-            if (ln->max_stage + 1u > out->nstages) out->nstages = ln->max_stage + 1u < VIEW_MAX_STAGES ? ln->max_stage + 1u : VIEW_MAX_STAGES;
-            for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) {
-                const uint32_t *ids = v->idx + ln->first[tr];
-                size_t n = lower_start(v, ids, ln->count[tr], t + 1);
-                for (size_t i = 0; i < n; i++) {
-                    const trace_event *ev = ev_at(v, ids, i);
-                    unsigned bar = ev->barrier, stg = ev->stage;
-                    int bar_ok = bar < VIEW_MAX_BARRIERS, stg_ok = stg < VIEW_MAX_STAGES;
-                    if (pass == 0) {
-                        if (stg_ok && stg + 1 > out->nstages &&
-                            (ev->kind == TRACE_TMA_FLIGHT || ev->kind == TRACE_SMEM_READ || ev->kind == TRACE_TMA_ISSUE ||
-                             ev->kind == TRACE_RELEASE || ev->kind == TRACE_WAIT || ev->kind == TRACE_MATH))
-                            out->nstages = stg + 1;
-                        if (ev->kind == TRACE_PHASE_COMPLETE && bar_ok && (int32_t)ev->phase > done[bar])
-                            done[bar] = ev->phase;
-                        if (!stg_ok) continue;
-                        int covers = ev->t_ns <= t && t < ev_end(ev);
-                        if (ev->kind == TRACE_TMA_FLIGHT) {
-                            if (covers) st[stg].filling = 1;
-                            else if (ev_end(ev) <= t && ev_end(ev) > st[stg].filled) st[stg].filled = ev_end(ev);
-                        } else if (ev->kind == TRACE_PHASE_COMPLETE && (ev->flags & TRACE_FLAG_FULL_BARRIER)) {
-                            if (ev->t_ns > st[stg].filled) st[stg].filled = ev->t_ns;
-                        } else if (ev->kind == TRACE_SMEM_READ && covers) {
-                            st[stg].reading = 1;
-                        } else if (ev->kind == TRACE_RELEASE && ev->t_ns > st[stg].released) {
-                            st[stg].released = ev->t_ns;
-                        }
-                    } else if (bar_ok) {
-                        view_barrier_state *b = &out->barriers[bar];
-                        int counts = ev->kind == TRACE_BAR_ARRIVE || ev->kind == TRACE_BAR_EXPECT_TX ||
-                                     ev->kind == TRACE_BAR_COMPLETE_TX || ev->kind == TRACE_PHASE_COMPLETE ||
-                                     ev->kind == TRACE_RELEASE;
-                        if (!counts) continue;
-                        b->seen = 1;
-                        b->barrier = (uint8_t)bar;
-                        b->stage = ev->stage;
-                        if (ev->kind == TRACE_PHASE_COMPLETE || ev->kind == TRACE_BAR_COMPLETE_TX ||
-                            ev->kind == TRACE_BAR_EXPECT_TX)
-                            b->full = (ev->flags & TRACE_FLAG_FULL_BARRIER) ? 1 : b->full;
-                        uint32_t cur = (uint32_t)(done[bar] + 1);
-                        if (ev->phase != (uint16_t)cur) continue;
-                        if (ev->kind == TRACE_BAR_ARRIVE || ev->kind == TRACE_RELEASE) b->arrivals++;
-                        else if (ev->kind == TRACE_BAR_EXPECT_TX) b->tx_count += ev->bytes;
-                        else if (ev->kind == TRACE_BAR_COMPLETE_TX) b->tx_count -= ev->bytes;
-                    }
-                }
-            }
-        }
+    size_t n = 0;
+    uint32_t nstages = 0;
+    uint32_t *ids = cta_events(v, cta, &n, &nstages);
+    if (n == SIZE_MAX) return err_set(e, ERR_IO, "memory", "out of memory for the events of CTA %u", cta);
+    if (!ids) return err_set(e, ERR_BAD_INPUT, "cta", "CTA %u has no events in this trace", cta);
+    pipe_state whole, at;
+    /* A recorded trace says how many arrivals complete a phase only by its phases: the
+     * most any phase of the barrier received over the whole run. */
+    pipe_state_init(&at, t, (trace_source)v->t->source);
+    if (v->t->source == TRACE_SRC_HW) {
+        pipe_state_init(&whole, INT64_MAX, TRACE_SRC_HW);
+        for (size_t i = 0; i < n; i++) pipe_state_step(&whole, &v->t->events[ids[i]], &whole);
+        for (uint32_t b = 0; b < PIPE_STATE_MAX_BARRIERS; b++)
+            if (!whole.bar[b].full) pipe_state_set_count(&at, b, whole.bar[b].most);
     }
-    if (!found) return err_set(e, ERR_BAD_INPUT, "cta", "CTA %u has no events in this trace", cta);
-    for (int bar = 0; bar < VIEW_MAX_BARRIERS; bar++) {
-        view_barrier_state *b = &out->barriers[bar];
-        if (!b->seen && done[bar] < 0) continue;
-        b->seen = 1;
-        b->barrier = (uint8_t)bar;
-        b->phase = (uint32_t)(done[bar] + 1);
-        out->barriers[out->nbarriers] = *b;   /* compact: nbarriers <= bar */
-        out->nbarriers++;
+    for (size_t i = 0; i < n && v->t->events[ids[i]].t_ns <= t; i++) pipe_state_step(&at, &v->t->events[ids[i]], &at);
+    free(ids);
+    out->nstages = nstages > at.nstages ? nstages : at.nstages;
+    if (out->nstages > VIEW_MAX_STAGES) out->nstages = VIEW_MAX_STAGES;
+    for (uint32_t b = 0; b < VIEW_MAX_BARRIERS && b < PIPE_STATE_MAX_BARRIERS; b++) {
+        const pipe_bar_state *pb = &at.bar[b];
+        if (!pb->seen && pb->done < 0) continue;
+        view_barrier_state *vb = &out->barriers[out->nbarriers++];
+        vb->seen = 1;
+        vb->barrier = (uint8_t)b;
+        vb->full = pb->full;
+        vb->stage = pb->stage;
+        vb->phase = pipe_state_phase(&at, b);
+        vb->arrivals = pipe_state_arrivals(&at, b);
+        vb->tx_count = pipe_state_tx(&at, b);
     }
-    for (unsigned s = 0; s < out->nstages; s++) {
-        if (st[s].reading) out->stages[s] = VIEW_STAGE_READING;
-        else if (st[s].filling) out->stages[s] = VIEW_STAGE_FILLING;
-        else if (st[s].filled != INT64_MIN && st[s].filled > st[s].released) out->stages[s] = VIEW_STAGE_FULL;
-        else out->stages[s] = VIEW_STAGE_EMPTY;
-    }
+    for (unsigned st = 0; st < out->nstages; st++) out->stages[st] = (uint8_t)pipe_state_stage(&at, st);
     return ERR_OK;
 }
 

@@ -161,7 +161,9 @@ typedef struct view_state {
     unsigned nstages;
 } view_state;
 
-/* State of CTA `cta` at time t: replays that CTA's lanes up to t. */
+/* State of CTA `cta` at time t: the CTA's events up to t stepped in time order through
+ * pipe_state (sim/pipe_state.h), for a simulated trace and for a recorded one alike
+ * (a recorded trace's phases come from its waits, reads, landings and arrivals). */
 int view_state_at(const view_trace *v, uint16_t cta, int64_t t, view_state *out, err_info *e);
 const char *view_stage_state_name(view_stage_state s);
 

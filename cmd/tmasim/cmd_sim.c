@@ -296,6 +296,12 @@ int cmd_sim(int argc, char **argv)
         snprintf(t.gpu, sizeof t.gpu, "%s (sim: %s)", strcmp(gpu, "h100") ? "H100 PCIe" : "H100 SXM", gpu);
         snprintf(t.note, sizeof t.note, "tmasim sim %s%s%s", path, params_file ? " --params " : "",
                  params_file ? params_file : "");
+        /* the trace carries its description, so that a viewer rebuilds the plan from it */
+        char *text = NULL;
+        size_t len = 0;
+        if (cli_read_file(path, &text, &len, &e) == ERR_OK)
+            trace_set_desc(&t, text, len, pipe_plan_hash(&d), &e);
+        free(text);
         if (trace_write(out, &t, &e)) {
             trace_free(&t);
             return cli_report("sim", &e);

@@ -1,4 +1,4 @@
-/* tmaview_app: the parts of the viewer that need SDL2 (viz/app only). */
+/* tmaview_app: the parts of the viewer that need SDL2 (cmd/tmaview only). */
 #ifndef TMASCOPE_TMAVIEW_APP_H
 #define TMASCOPE_TMAVIEW_APP_H
 

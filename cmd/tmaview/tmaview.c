@@ -12,7 +12,7 @@
 #include "draw_timeline.h"
 #include "tmaview_app.h"
 
-/* the toolkit's version (sim/cli/cli.h TMASCOPE_VERSION; the viewer does not include
+/* the toolkit's version (cmd/tmasim/cli.h TMASCOPE_VERSION; the viewer does not include
  * the command layer of tmasim) */
 #define TMASCOPE_VIEW_VERSION "0.1.0"
 
@@ -31,7 +31,8 @@ static void usage(FILE *to)
             "                    shown and range statistics count the CTAs both traces hold\n"
             "  --select QUERY    select the first event matching QUERY (kind=wait stage=1 iter=3 role=consumer)\n"
             "  --desc FILE       the pipeline description (YAML) behind the traces: a selected smem_read\n"
-            "                    shows its bank picture (default: examples/NAME.yaml, NAME from the trace)\n"
+            "                    shows its bank picture (default: the description the trace carries,\n"
+            "                    else examples/NAME.yaml, NAME from the trace)\n"
             "  --script FILE     feed the window input events from FILE (one per line:\n"
             "                    key [ctrl+]K | move X Y | click X Y [B] | drag X0 Y0 X1 Y1 [B] | wheel X Y DY |\n"
             "                    search QUERY | wait FRAMES | screenshot PATH | quit)\n"
@@ -72,6 +73,23 @@ static int default_desc(const char *name, char *buf, size_t cap)
             return 0;
     snprintf(buf, cap, "examples/%s.yaml", name);
     return access(buf, R_OK) == 0;
+}
+
+/* The description a trace carries in its header (the first pane's, else the second's);
+ * warns when the two panes carry different ones. Returns 1 when one was parsed. */
+static int trace_desc(const trace *t, int n, const char *const *paths, pipe_desc *out)
+{
+    if (n > 1 && t[0].desc_text && t[1].desc_text && t[0].desc_hash != t[1].desc_hash)
+        fprintf(stderr, "tmaview: %s and %s come from different descriptions (hash %016llx vs %016llx)\n", paths[0],
+                paths[1], (unsigned long long)t[0].desc_hash, (unsigned long long)t[1].desc_hash);
+    for (int p = 0; p < n; p++) {
+        if (!t[p].desc_text) continue;
+        err_info e = {0};
+        if (desc_parse_yaml(t[p].desc_text, strlen(t[p].desc_text), paths[p], out, &e) == ERR_OK) return 1;
+        fprintf(stderr, "tmaview: %s: its description: %s (no bank pictures; pass --desc FILE)\n", paths[p],
+                e.detail[0] ? e.detail : e.rule);
+    }
+    return 0;
 }
 
 /* The directory of an output path exists and is writable (checked before any work). */
@@ -203,6 +221,8 @@ int main(int argc, char **argv)
             for (int q = 0; q < npaths; q++) trace_free(&t[q]);
             return 2;
         }
+        have_desc = 1;
+    } else if (trace_desc(t, npaths, paths, &desc)) {
         have_desc = 1;
     } else {
         char guess[160];

@@ -273,6 +273,11 @@ int cmd_diff(int argc, char **argv)
     trace_init(&b, TRACE_SRC_HW);
     int rc = load(paths[0], &a);
     if (!rc) rc = load(paths[1], &b);
+    /* comparing the runs of two different kernels is allowed but rarely meant */
+    if (!rc && a.desc_text && b.desc_text && a.desc_hash != b.desc_hash)
+        fprintf(stderr,
+                "tmasim diff: warning: %s and %s come from different descriptions (hash %016llx vs %016llx)\n",
+                paths[0], paths[1], (unsigned long long)a.desc_hash, (unsigned long long)b.desc_hash);
     tdiff_match m = {0};
     tdiff_report *r = calloc(1, sizeof *r);
     err_info e = {0};

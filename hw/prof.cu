@@ -1,6 +1,6 @@
-/* run_prof: counters of one kernel launch through the CUPTI Range Profiler (the flow of
- * hw/bank.cu's hw_bank_profile, for any launch and metric list). Counter runs are
- * never timed: the kernel is replayed once per pass. */
+/* prof: the CUPTI Range Profiler flow (see prof.h). */
+#include "prof.h"
+
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti.h>
@@ -13,7 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#define HW_PROF_MAX_METRICS 64
+
+struct hw_prof {
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *rp;
+    uint8_t *avail, *config, *cdata;
+    size_t config_size, cdata_size;
+    const char *chip;
+    const char *names[HW_PROF_MAX_METRICS];
+    int n;
+    uint32_t max_ranges;
+    int initialized;
+    hw_prof_log_fn log;
+    void *log_user;
+};
 
 #define PCK(call)                                                                                                      \
     do {                                                                                                               \
@@ -26,15 +40,17 @@
         }                                                                                                              \
     } while (0)
 
-static void logf_(char *log, size_t logsz, const char *fmt, ...)
+static void note(const hw_prof *p, hw_prof_log_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(const hw_prof *p, hw_prof_log_kind kind, const char *fmt, ...)
 {
-    size_t n = strlen(log);
-    if (n + 1 >= logsz)
+    if (!p->log)
         return;
+    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(log + n, logsz - n, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    p->log(p->log_user, kind, line);
 }
 
 static int host_new(const char *chip, const uint8_t *avail, CUpti_Profiler_Host_Object **obj)
@@ -60,6 +76,7 @@ static void host_del(CUpti_Profiler_Host_Object *obj)
     cuptiProfilerHostDeinitialize(&dp);
 }
 
+/* A metric is available when a host object of its own accepts it. */
 static int metric_available(const char *chip, const uint8_t *avail, const char *name)
 {
     CUpti_Profiler_Host_Object *o;
@@ -76,22 +93,36 @@ static int metric_available(const char *chip, const uint8_t *avail, const char *
     return ok;
 }
 
-int run_prof_counters(const char *const *want, int nwant, run_prof_launch_fn launch, void *ctx, const char **names,
-                      double *values, int max, const char *list_filter, char *log, size_t logsz, char *msg, size_t msgsz)
+static void list_base_metrics(const hw_prof *p, const char *const *filters)
 {
-    CUpti_Profiler_Host_Object *host = NULL;
-    CUpti_RangeProfiler_Object *rp = NULL;
-    uint8_t *avail = NULL, *config = NULL, *cdata = NULL;
-    size_t config_size = 0, cdata_size = 0;
-    const char *chip = NULL;
+    if (!filters || !filters[0])
+        return;
+    CUpti_Profiler_Host_GetBaseMetrics_Params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.structSize = CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE;
+    bp.pHostObject = p->host;
+    bp.metricType = CUPTI_METRIC_TYPE_COUNTER;
+    if (cuptiProfilerHostGetBaseMetrics(&bp) != CUPTI_SUCCESS)
+        return;
+    for (size_t i = 0; i < bp.numMetrics; i++)
+        for (const char *const *f = filters; *f; f++)
+            if (strstr(bp.ppMetricNames[i], *f)) {
+                note(p, HW_PROF_LOG_BASE_METRIC, "%s", bp.ppMetricNames[i]);
+                break;
+            }
+}
+
+/* The chip, its counter availability and the host object. */
+static int open_host(hw_prof *p, char *msg, size_t msgsz)
+{
     CUcontext cuctx = NULL;
-    int n = 0, rc = -1;
     cuCtxGetCurrent(&cuctx);
     {
         CUpti_Profiler_Initialize_Params ip;
         memset(&ip, 0, sizeof ip);
         ip.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
         PCK(cuptiProfilerInitialize(&ip));
+        p->initialized = 1;
     }
     {
         CUpti_Device_GetChipName_Params cp;
@@ -99,7 +130,8 @@ int run_prof_counters(const char *const *want, int nwant, run_prof_launch_fn lau
         cp.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
         cp.deviceIndex = 0;
         PCK(cuptiDeviceGetChipName(&cp));
-        chip = cp.pChipName;
+        p->chip = cp.pChipName;
+        note(p, HW_PROF_LOG_NOTE, "chip: %s", p->chip);
     }
     {
         CUpti_Profiler_GetCounterAvailability_Params ap;
@@ -107,159 +139,223 @@ int run_prof_counters(const char *const *want, int nwant, run_prof_launch_fn lau
         ap.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
         ap.ctx = cuctx;
         PCK(cuptiProfilerGetCounterAvailability(&ap));
-        avail = (uint8_t *)calloc(1, ap.counterAvailabilityImageSize);
-        ap.pCounterAvailabilityImage = avail;
+        p->avail = (uint8_t *)calloc(1, ap.counterAvailabilityImageSize);
+        ap.pCounterAvailabilityImage = p->avail;
         PCK(cuptiProfilerGetCounterAvailability(&ap));
     }
-    if (host_new(chip, avail, &host)) {
+    if (host_new(p->chip, p->avail, &p->host)) {
         snprintf(msg, msgsz, "cuptiProfilerHostInitialize failed");
-        goto fail;
+        return -1;
     }
-    if (list_filter) {
-        CUpti_Profiler_Host_GetBaseMetrics_Params bp;
-        memset(&bp, 0, sizeof bp);
-        bp.structSize = CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE;
-        bp.pHostObject = host;
-        bp.metricType = CUPTI_METRIC_TYPE_COUNTER;
-        if (cuptiProfilerHostGetBaseMetrics(&bp) == CUPTI_SUCCESS)
-            for (size_t i = 0; i < bp.numMetrics; i++)
-                if (strstr(bp.ppMetricNames[i], list_filter))
-                    logf_(log, logsz, "%s%s", strlen(log) ? "," : "", bp.ppMetricNames[i]);
-    }
-    for (int i = 0; i < nwant && n < max; i++)
-        if (metric_available(chip, avail, want[i]))
-            names[n++] = want[i];
-    if (n == 0) {
-        snprintf(msg, msgsz, "none of the %d metrics is available", nwant);
-        goto fail;
-    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* The configuration image of the chosen metrics, the range profiler and its counter data. */
+static int configure(hw_prof *p, char *msg, size_t msgsz)
+{
     {
         CUpti_Profiler_Host_ConfigAddMetrics_Params ap;
         memset(&ap, 0, sizeof ap);
         ap.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
-        ap.pHostObject = host;
-        ap.ppMetricNames = names;
-        ap.numMetrics = (size_t)n;
+        ap.pHostObject = p->host;
+        ap.ppMetricNames = p->names;
+        ap.numMetrics = (size_t)p->n;
         PCK(cuptiProfilerHostConfigAddMetrics(&ap));
         CUpti_Profiler_Host_GetConfigImageSize_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
-        sp.pHostObject = host;
+        sp.pHostObject = p->host;
         PCK(cuptiProfilerHostGetConfigImageSize(&sp));
-        config_size = sp.configImageSize;
-        config = (uint8_t *)calloc(1, config_size);
+        p->config_size = sp.configImageSize;
+        p->config = (uint8_t *)calloc(1, p->config_size);
         CUpti_Profiler_Host_GetConfigImage_Params gp;
         memset(&gp, 0, sizeof gp);
         gp.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
-        gp.pHostObject = host;
-        gp.configImageSize = config_size;
-        gp.pConfigImage = config;
+        gp.pHostObject = p->host;
+        gp.configImageSize = p->config_size;
+        gp.pConfigImage = p->config;
         PCK(cuptiProfilerHostGetConfigImage(&gp));
+        CUpti_Profiler_Host_GetNumOfPasses_Params np;
+        memset(&np, 0, sizeof np);
+        np.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE;
+        np.configImageSize = p->config_size;
+        np.pConfigImage = p->config;
+        if (cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
+            note(p, HW_PROF_LOG_NOTE, "metrics: %d, passes: %zu", p->n, np.numOfPasses);
     }
     {
+        CUcontext cuctx = NULL;
+        cuCtxGetCurrent(&cuctx);
         CUpti_RangeProfiler_Enable_Params ep;
         memset(&ep, 0, sizeof ep);
         ep.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
         ep.ctx = cuctx;
         PCK(cuptiRangeProfilerEnable(&ep));
-        rp = ep.pRangeProfilerObject;
+        p->rp = ep.pRangeProfilerObject;
         CUpti_RangeProfiler_GetCounterDataSize_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-        sp.pRangeProfilerObject = rp;
-        sp.pMetricNames = names;
-        sp.numMetrics = (size_t)n;
-        sp.maxNumOfRanges = 2;
-        sp.maxNumRangeTreeNodes = 2;
+        sp.pRangeProfilerObject = p->rp;
+        sp.pMetricNames = p->names;
+        sp.numMetrics = (size_t)p->n;
+        sp.maxNumOfRanges = p->max_ranges;
+        sp.maxNumRangeTreeNodes = p->max_ranges;
         PCK(cuptiRangeProfilerGetCounterDataSize(&sp));
-        cdata_size = sp.counterDataSize;
-        cdata = (uint8_t *)calloc(1, cdata_size);
+        p->cdata_size = sp.counterDataSize;
+        p->cdata = (uint8_t *)calloc(1, p->cdata_size);
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+int hw_prof_open(const hw_prof_desc *d, hw_prof **out, char *msg, size_t msgsz)
+{
+    *out = NULL;
+    hw_prof *p = (hw_prof *)calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(msg, msgsz, "out of memory");
+        return -1;
+    }
+    p->log = d->log;
+    p->log_user = d->log_user;
+    p->max_ranges = d->max_ranges ? d->max_ranges : 1;
+    int max = d->max_metrics > 0 && d->max_metrics < HW_PROF_MAX_METRICS ? d->max_metrics : HW_PROF_MAX_METRICS;
+    if (open_host(p, msg, msgsz))
+        goto fail;
+    list_base_metrics(p, d->list_filters);
+    for (int i = 0; i < d->nwant && p->n < max; i++) {
+        if (metric_available(p->chip, p->avail, d->want[i]))
+            p->names[p->n++] = d->want[i];
+        else
+            note(p, HW_PROF_LOG_UNAVAILABLE, "%s", d->want[i]);
+    }
+    if (p->n == 0) {
+        snprintf(msg, msgsz, "none of the %d metrics is available", d->nwant);
+        goto fail;
+    }
+    if (configure(p, msg, msgsz))
+        goto fail;
+    *out = p;
+    return 0;
+fail:
+    hw_prof_close(p);
+    return -1;
+}
+
+int hw_prof_nmetrics(const hw_prof *p)
+{
+    return p->n;
+}
+
+const char *const *hw_prof_names(const hw_prof *p)
+{
+    return p->names;
+}
+
+int hw_prof_collect(hw_prof *p, hw_prof_launch_fn launch, void *ctx, double *values, size_t stride, char *msg,
+                    size_t msgsz)
+{
+    {
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip;
         memset(&ip, 0, sizeof ip);
         ip.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-        ip.pRangeProfilerObject = rp;
-        ip.counterDataSize = cdata_size;
-        ip.pCounterData = cdata;
+        ip.pRangeProfilerObject = p->rp;
+        ip.counterDataSize = p->cdata_size;
+        ip.pCounterData = p->cdata;
         PCK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
         CUpti_RangeProfiler_SetConfig_Params sc;
         memset(&sc, 0, sizeof sc);
         sc.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-        sc.pRangeProfilerObject = rp;
-        sc.configSize = config_size;
-        sc.pConfig = config;
-        sc.counterDataImageSize = cdata_size;
-        sc.pCounterDataImage = cdata;
+        sc.pRangeProfilerObject = p->rp;
+        sc.configSize = p->config_size;
+        sc.pConfig = p->config;
+        sc.counterDataImageSize = p->cdata_size;
+        sc.pCounterDataImage = p->cdata;
         sc.range = CUPTI_AutoRange;
         sc.replayMode = CUPTI_KernelReplay;
-        sc.maxRangesPerPass = 2;
+        sc.maxRangesPerPass = p->max_ranges;
         sc.numNestingLevels = 1;
         sc.minNestingLevel = 1;
         sc.passIndex = 0;
         sc.targetNestingLevel = 1;
         PCK(cuptiRangeProfilerSetConfig(&sc));
+    }
+    {
         CUpti_RangeProfiler_Start_Params st;
         memset(&st, 0, sizeof st);
         st.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-        st.pRangeProfilerObject = rp;
+        st.pRangeProfilerObject = p->rp;
         PCK(cuptiRangeProfilerStart(&st));
         if (launch(ctx)) {
             snprintf(msg, msgsz, "launch under the profiler failed: %s", cudaGetErrorString(cudaGetLastError()));
-            goto fail;
+            return -1;
         }
         cudaDeviceSynchronize();
         CUpti_RangeProfiler_Stop_Params so;
         memset(&so, 0, sizeof so);
         so.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-        so.pRangeProfilerObject = rp;
+        so.pRangeProfilerObject = p->rp;
         PCK(cuptiRangeProfilerStop(&so));
         if (!so.isAllPassSubmitted)
-            logf_(log, logsz, "%swarning: not all passes submitted", strlen(log) ? "; " : "");
+            note(p, HW_PROF_LOG_NOTE, "warning: not all passes submitted");
         CUpti_RangeProfiler_DecodeData_Params dp;
         memset(&dp, 0, sizeof dp);
         dp.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-        dp.pRangeProfilerObject = rp;
+        dp.pRangeProfilerObject = p->rp;
         PCK(cuptiRangeProfilerDecodeData(&dp));
+        if (dp.numOfRangeDropped)
+            note(p, HW_PROF_LOG_NOTE, "warning: %zu ranges dropped", dp.numOfRangeDropped);
+    }
+    {
         CUpti_RangeProfiler_GetCounterDataInfo_Params gi;
         memset(&gi, 0, sizeof gi);
         gi.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
-        gi.pCounterDataImage = cdata;
-        gi.counterDataImageSize = cdata_size;
+        gi.pCounterDataImage = p->cdata;
+        gi.counterDataImageSize = p->cdata_size;
         PCK(cuptiRangeProfilerGetCounterDataInfo(&gi));
-        if (gi.numTotalRanges < 1) {
-            snprintf(msg, msgsz, "no range recorded");
-            goto fail;
+        for (size_t r = 0; r < gi.numTotalRanges && r < p->max_ranges; r++) {
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params ev;
+            memset(&ev, 0, sizeof ev);
+            ev.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
+            ev.pHostObject = p->host;
+            ev.pCounterDataImage = p->cdata;
+            ev.counterDataImageSize = p->cdata_size;
+            ev.rangeIndex = r;
+            ev.ppMetricNames = p->names;
+            ev.numMetrics = (size_t)p->n;
+            ev.pMetricValues = values + r * stride;
+            PCK(cuptiProfilerHostEvaluateToGpuValues(&ev));
         }
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev;
-        memset(&ev, 0, sizeof ev);
-        ev.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
-        ev.pHostObject = host;
-        ev.pCounterDataImage = cdata;
-        ev.counterDataImageSize = cdata_size;
-        ev.rangeIndex = gi.numTotalRanges - 1;
-        ev.ppMetricNames = names;
-        ev.numMetrics = (size_t)n;
-        ev.pMetricValues = values;
-        PCK(cuptiProfilerHostEvaluateToGpuValues(&ev));
+        return (int)gi.numTotalRanges;
     }
-    rc = n;
 fail:
-    if (rp) {
+    return -1;
+}
+
+void hw_prof_close(hw_prof *p)
+{
+    if (!p)
+        return;
+    if (p->rp) {
         CUpti_RangeProfiler_Disable_Params dp;
         memset(&dp, 0, sizeof dp);
         dp.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
-        dp.pRangeProfilerObject = rp;
+        dp.pRangeProfilerObject = p->rp;
         cuptiRangeProfilerDisable(&dp);
     }
-    if (host)
-        host_del(host);
-    {
+    if (p->host)
+        host_del(p->host);
+    if (p->initialized) {
         CUpti_Profiler_DeInitialize_Params dp;
         memset(&dp, 0, sizeof dp);
         dp.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE;
         cuptiProfilerDeInitialize(&dp);
     }
-    free(avail);
-    free(config);
-    free(cdata);
-    return rc;
+    free(p->avail);
+    free(p->config);
+    free(p->cdata);
+    free(p);
 }
