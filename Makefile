@@ -61,7 +61,9 @@ VIEW_APP_SRC := $(wildcard cmd/tmaview/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench_*.c)
 HW_CU_SRC    := $(wildcard hw/*.cu)
-HW_C_SRC     := $(wildcard hw/*.c)
+# hw/sweep.c drives GPUs through the driver API: part of the tmahw command, not the host library
+HW_CMD_C_SRC := hw/sweep.c
+HW_C_SRC     := $(filter-out $(HW_CMD_C_SRC),$(wildcard hw/*.c))
 
 # include paths per layer
 INC_SIM  := -Isim
@@ -174,7 +176,10 @@ hw/run_kernel_str.c: hw/run_kernel.cuh hw/embed.sh
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
-$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(BUILD)/rel/libtmahw.a \
+$(BUILD)/rel/obj/hwcmd/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_rel) -Isim -Ihw -I$(CUDA_HOME)/include -c $< -o $@
+$(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_CMD_C_SRC:hw/%.c=$(BUILD)/rel/obj/hwcmd/%.o) $(BUILD)/rel/libtmahw.a \
                    $(BUILD)/rel/obj/hwdesc/desc_yaml.o $(BUILD)/rel/libtmasim.a
 	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS) $(HW_YAML_LIBS)
 hw: $(BUILD)/rel/tmahw
