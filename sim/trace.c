@@ -391,12 +391,9 @@ int trace_validate_event(const trace_event *ev, size_t index, const char *path, 
     return ERR_OK;
 }
 
-int trace_read(const char *path, trace *t, err_info *e)
+/* Reads a trace from the start of a seekable stream; path only names it in messages. */
+static int read_stream(FILE *fp, const char *path, trace *t, err_info *e)
 {
-    trace_init(t, TRACE_SRC_SIM);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return err_set(e, ERR_BAD_INPUT, "trace_open", "%s: %s", path, strerror(errno));
     int rc = ERR_OK;
     uint8_t h[TRACE_HEADER_BYTES];
     size_t got = fread(h, 1, 24, fp);
@@ -428,13 +425,22 @@ int trace_read(const char *path, trace *t, err_info *e)
         rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than %u bytes", path, TRACE_HEADER_BYTES);
         goto out;
     }
-    /* Later versions may grow the header; skip what this reader does not know. */
-    for (uint32_t skip = header_bytes - TRACE_HEADER_BYTES; skip > 0; skip--)
-        if (fgetc(fp) == EOF) {
-            rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
-                         header_bytes);
-            goto out;
-        }
+    /* Later versions may grow the header; skip what this reader does not know. The
+     * bytes present after the header decide how many events are intact. */
+    long end;
+    if (fseek(fp, 0, SEEK_END) != 0 || (end = ftell(fp)) < 0) {
+        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    if ((uint64_t)end < header_bytes) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
+                     header_bytes);
+        goto out;
+    }
+    if (fseek(fp, (long)header_bytes, SEEK_SET) != 0) {
+        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
+        goto out;
+    }
     uint32_t hflags = get_u32(h + 20);
     uint64_t count = get_u64(h + 24);
     t->kernel_ns = (int64_t)get_u64(h + 32);
@@ -453,16 +459,8 @@ int trace_read(const char *path, trace *t, err_info *e)
         goto out;
     t->truncated = (hflags & 1u) != 0;
 
-    /* Bytes present after the header decide how many events are intact. */
-    long here = ftell(fp);
-    if (here < 0 || fseek(fp, 0, SEEK_END) != 0) {
-        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
-        goto out;
-    }
-    long end = ftell(fp);
-    fseek(fp, here, SEEK_SET);
-    uint64_t present = (uint64_t)(end - here) / sizeof(trace_event);
-    int partial_tail = ((uint64_t)(end - here) % sizeof(trace_event)) != 0;
+    uint64_t present = ((uint64_t)end - header_bytes) / sizeof(trace_event);
+    int partial_tail = ((uint64_t)end - header_bytes) % sizeof(trace_event) != 0;
     uint64_t want = count;
     if (count == TRACE_COUNT_STREAMED) {
         want = present;
@@ -491,8 +489,30 @@ int trace_read(const char *path, trace *t, err_info *e)
             goto out;
     }
 out:
-    fclose(fp);
     if (rc)
         trace_free(t);
+    return rc;
+}
+
+int trace_read(const char *path, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return err_set(e, ERR_BAD_INPUT, "trace_open", "%s: %s", path, strerror(errno));
+    int rc = read_stream(fp, path, t, e);
+    fclose(fp);
+    return rc;
+}
+
+int trace_read_mem(const void *data, size_t size, const char *name, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    /* opened for reading only: the buffer is never written through the stream */
+    FILE *fp = fmemopen((void *)(uintptr_t)data, size, "rb");
+    if (!fp)
+        return err_set(e, ERR_IO, "trace_open", "%s: %s", name, strerror(errno));
+    int rc = read_stream(fp, name, t, e);
+    fclose(fp);
     return rc;
 }

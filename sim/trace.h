@@ -94,6 +94,8 @@ int trace_write(const char *path, const trace *t, err_info *e);
 /* A truncated file loads the intact events, sets t->truncated and returns ERR_OK;
  * anything else malformed returns ERR_BAD_INPUT naming the file and the field. */
 int trace_read(const char *path, trace *t, err_info *e);
+/* trace_read of a file's bytes held in memory; name stands for the path in messages. */
+int trace_read_mem(const void *data, size_t size, const char *name, trace *t, err_info *e);
 
 const char *trace_kind_name(trace_kind k);
 const char *trace_role_name(trace_role r);

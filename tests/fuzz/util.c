@@ -1,4 +1,4 @@
-#define _DEFAULT_SOURCE   /* mkdtemp */
+#define _GNU_SOURCE   /* mkdtemp, memmem */
 #include "fuzz.h"
 
 #include <dirent.h>
@@ -131,4 +131,10 @@ int fuzz_argv(const uint8_t *data, size_t size, const char *cmd, const char *con
     }
     argv[argc] = NULL;
     return argc;
+}
+
+size_t fuzz_second_trace(const uint8_t *data, size_t size)
+{
+    const uint8_t *hit = size > 1 ? memmem(data + 1, size - 1, "TMATRACE", 8) : NULL;
+    return hit ? (size_t)(hit - data) : size;
 }
