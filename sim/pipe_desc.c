@@ -180,13 +180,26 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         tm_copy c = {.smem_address = d->smem_base + ten->smem_offset};
         tm_plan_copy(&ten->map, &c, &plan, NULL);
         access_layout lay = {.kind = ACCESS_LAYOUT_TMA, .plan = &plan};
+        /* room for what the rules let a warpgroup keep in registers (a few kilobytes, not
+         * the 9 MB of MAX_INSTR); a larger tile is generated again into room for its count */
         enum { MAX_INSTR = 1 << 16 };
-        bank_instr *in = malloc(sizeof *in * MAX_INSTR);
+        uint32_t room = PIPE_READS_MAX_PER_WARP * 4, n = 0;
+        bank_instr *in = malloc(sizeof *in * room);
         if (!in)
             return err_set(e, ERR_IO, "out_of_memory", "access generator buffer");
-        uint32_t n = 0;
         err_info ae = {0};
-        int rc = access_generate(&lay, &d->reads, in, MAX_INSTR, &n, &ae);
+        int rc = access_generate(&lay, &d->reads, in, room, &n, &ae);
+        if (rc != ERR_OK && n > room) {
+            room = n < MAX_INSTR ? n : MAX_INSTR;
+            bank_instr *grown = realloc(in, sizeof *in * room);
+            if (!grown) {
+                free(in);
+                return err_set(e, ERR_IO, "out_of_memory", "access generator buffer");
+            }
+            in = grown;
+            err_clear(&ae);
+            rc = access_generate(&lay, &d->reads, in, room, &n, &ae);
+        }
         if (rc != ERR_OK) {
             free(in);
             return err_set(e, ERR_BAD_INPUT, "consumer.reads", "%s: field 'consumer.reads': %s: %s", f, ae.rule, ae.detail);
