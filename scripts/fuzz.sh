@@ -71,6 +71,7 @@ run_one() {   # name index
     mask=1
     case "$name" in *_flags) mask=3 ;; esac
     log=$BUILD/fuzz/logs/$name.$(date -u +%Y%m%dT%H%M%S).$2.log
+    from=$(built_from)
     start=$(date +%s)
     # shellcheck disable=SC2086
     nice -n "${FUZZ_NICE:-10}" "$BUILD/fuzz/fuzz/$name" "$corpus" $dirs $dict -max_total_time="${FUZZ_SECONDS:-60}" \
@@ -81,7 +82,7 @@ run_one() {   # name index
     runs=$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")
     rate=$(awk '/^stat::average_exec_per_sec/ { print $2 }' "$log")
     result=$(outcome "$log" $rc)
-    printf '%s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(built_from)" "$name" "$secs" "${runs:-0}" \
+    printf '%s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$from" "$name" "$secs" "${runs:-0}" \
         "$result" >>"$runs_log"
     printf '%-20s #%-3s %-8s executions=%s exec/s=%s (log %s)\n' "$name" "$2" "$result" "${runs:-?}" "${rate:-?}" "$log"
     [ "$result" = ok ]
