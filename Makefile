@@ -195,6 +195,7 @@ CLI_LIB_SRC  := $(filter-out cmd/tmasim/tmasim.c,$(CLI_SRC))
 FUZZ_LIBS    = $(CLI_LIB_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(BUILD)/$(1)/obj/fuzz/util.o $(LIBS_$(1))
 FUZZ_PKGS    := cairo fontconfig yaml-0.1 jansson
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
 .SECONDARY: $(patsubst %,$(BUILD)/san/obj/fuzz/%.o,$(FUZZ_NAMES) util replay_main) $(patsubst %,$(BUILD)/fuzz/obj/fuzz/%.o,$(FUZZ_NAMES) util)
 
 $(BUILD)/san/fuzz/%: $(BUILD)/san/obj/fuzz/%.o $(BUILD)/san/obj/fuzz/replay_main.o $(call FUZZ_LIBS,san)
@@ -206,11 +207,13 @@ $(BUILD)/fuzz/fuzz/%: $(BUILD)/fuzz/obj/fuzz/%.o $(call FUZZ_LIBS,fuzz)
 
 fuzz-replay: $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) scripts/fuzz.sh replay $(FUZZ_NAMES)
+# BUILT_FROM: the commit the harnesses were built from, for scripts/fuzz.sh's run log
 fuzz-build: $(FUZZ_BIN)
+	@{ git describe --always --dirty 2>/dev/null || echo unknown; } >$(BUILD)/fuzz/fuzz/BUILT_FROM
 fuzz:
 	@scripts/install-deps.sh $(TEST_DEPS) bin:clang libfuzzer
 	@$(MAKE) --no-print-directory -j$(NPROC) fuzz-build
-	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh run $(FUZZ_NAMES)
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) scripts/fuzz.sh run $(FUZZ_NAMES)
 
 # ---------------------------------------------------------------- test, validate, bench, demo
 TESTS_san := $(TEST_SRC:tests/%.c=$(BUILD)/san/tests/%)

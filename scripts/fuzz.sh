@@ -3,21 +3,97 @@
 #   scripts/fuzz.sh replay NAME...   each build/san/fuzz/NAME over its committed seeds and
 #                                    regression inputs (gcc ASan/UBSan; part of `make test`)
 #   scripts/fuzz.sh run NAME...      each build/fuzz/fuzz/NAME (clang libFuzzer) for
-#                                    FUZZ_SECONDS on one core, niced; new inputs go to
-#                                    build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME
+#                                    FUZZ_SECONDS, niced (FUZZ_NICE); new inputs go to
+#                                    build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME.
+#                                    FUZZ_JOBS=N runs N processes at once (default 1): with N
+#                                    at least the number of harnesses every harness gets
+#                                    N/names processes (round robin) sharing its corpus; with
+#                                    fewer, the harnesses run N at a time. Each process adds a
+#                                    line to build/fuzz/runs.log; the run ends with the
+#                                    executions of this run and of every run logged.
+#   scripts/fuzz.sh summary [NAME...]
+#                                    executions per harness summed over build/fuzz/runs.log
+# The binaries need no clang where they run (the sanitizer and libFuzzer runtimes are
+# linked in): a build/fuzz/fuzz directory carried to another x86_64 Linux machine runs
+# there from the repository's root with the shared libraries `ldd` lists.
 set -u
 BUILD=${BUILD:-build}
-mode=$1
-shift
+mode=${1:-}
+[ $# -gt 0 ] && shift
 failed=0
-for name in "$@"; do
-    seeds=tests/fuzz/seeds/$name
-    regress=tests/fuzz/regress/$name
+
+runs_log=$BUILD/fuzz/runs.log
+
+# The commit the harnesses were built from (written by `make fuzz-build`).
+built_from() {
+    cat "$BUILD/fuzz/fuzz/BUILT_FROM" 2>/dev/null || echo unknown
+}
+
+# What one libFuzzer log says happened: ok, or the kind of failure.
+outcome() {   # log rc
+    if [ "$2" = 0 ]; then echo ok
+    elif grep -q 'ERROR: libFuzzer: timeout' "$1"; then echo timeout
+    elif grep -q -E 'ERROR: libFuzzer: (out-of-memory|malloc limit)' "$1"; then echo oom
+    elif grep -q -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:|==ERROR' "$1"; then echo crash
+    else echo "exit-$2"
+    fi
+}
+
+# Sums runs.log lines (date commit harness seconds executions outcome) per harness.
+summarise() {   # names (all when empty)
+    [ -f "$runs_log" ] || { echo "no runs logged in $runs_log"; return; }
+    awk -v names="$*" '
+        BEGIN { n = split(names, want, " "); for (i = 1; i <= n; i++) keep[want[i]] = 1 }
+        n && !($3 in keep) { next }
+        { ex[$3] += $5; sec[$3] += $4; runs[$3]++; if ($6 != "ok") bad[$3]++;
+          if (!($3 in first)) { first[$3] = $1; order[++k] = $3 } last[$3] = $1 }
+        END {
+            printf "%-20s %14s %9s %5s %7s  %s\n", "harness", "executions", "seconds", "runs", "failed", "first .. last run (UTC)"
+            for (i = 1; i <= k; i++) { h = order[i]
+                printf "%-20s %14d %9d %5d %7d  %s .. %s%s\n", h, ex[h], sec[h], runs[h], bad[h], first[h], last[h],
+                       (ex[h] >= 1e7 ? "" : "  (< 10^7)") }
+        }' "$runs_log"
+}
+
+# One libFuzzer process of harness name for FUZZ_SECONDS; appends to runs.log when done.
+run_one() {   # name index
+    name=$1
+    corpus=$BUILD/fuzz/corpus/$name
+    crashes=$BUILD/fuzz/crashes/$name
+    mkdir -p "$corpus" "$crashes" "$BUILD/fuzz/logs"
     dirs=""
-    [ -d "$seeds" ] && dirs="$seeds"
-    [ -d "$regress" ] && dirs="$dirs $regress"
-    case "$mode" in
-    replay)
+    [ -d "tests/fuzz/seeds/$name" ] && dirs="tests/fuzz/seeds/$name"
+    [ -d "tests/fuzz/regress/$name" ] && dirs="$dirs tests/fuzz/regress/$name"
+    dict=""
+    [ -f "tests/fuzz/dict/$name.dict" ] && dict="-dict=tests/fuzz/dict/$name.dict"
+    # the flag harnesses run tmasim's commands, which print: close their stdout and
+    # stderr (libFuzzer keeps its own reports); the others print only on a failure
+    mask=1
+    case "$name" in *_flags) mask=3 ;; esac
+    log=$BUILD/fuzz/logs/$name.$(date -u +%Y%m%dT%H%M%S).$2.log
+    from=$(built_from)
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    nice -n "${FUZZ_NICE:-10}" "$BUILD/fuzz/fuzz/$name" "$corpus" $dirs $dict -max_total_time="${FUZZ_SECONDS:-60}" \
+        -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 -close_fd_mask=$mask -print_final_stats=1 \
+        -artifact_prefix="$crashes/" ${FUZZ_FLAGS:-} >"$log" 2>&1
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    runs=$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")
+    rate=$(awk '/^stat::average_exec_per_sec/ { print $2 }' "$log")
+    result=$(outcome "$log" $rc)
+    printf '%s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$from" "$name" "$secs" "${runs:-0}" \
+        "$result" >>"$runs_log"
+    printf '%-20s #%-3s %-8s executions=%s exec/s=%s (log %s)\n' "$name" "$2" "$result" "${runs:-?}" "${rate:-?}" "$log"
+    [ "$result" = ok ]
+}
+
+case "$mode" in
+replay)
+    for name in "$@"; do
+        dirs=""
+        [ -d "tests/fuzz/seeds/$name" ] && dirs="tests/fuzz/seeds/$name"
+        [ -d "tests/fuzz/regress/$name" ] && dirs="$dirs tests/fuzz/regress/$name"
         # shellcheck disable=SC2086
         if ! out=$("$BUILD/san/fuzz/$name" $dirs 2>&1); then
             printf '%s\n' "$out" | tail -n 40
@@ -26,32 +102,52 @@ for name in "$@"; do
         else
             printf '%-24s %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1 | sed 's/^.*: //')"
         fi
-        ;;
-    run)
-        corpus=$BUILD/fuzz/corpus/$name
-        crashes=$BUILD/fuzz/crashes/$name
-        mkdir -p "$corpus" "$crashes"
-        dict=""
-        # the flag harnesses run tmasim's commands, which print: close their stdout and
-        # stderr (libFuzzer keeps its own reports); the others print only on a failure
-        mask=1
-        case "$name" in *_flags) mask=3 ;; esac
-        [ -f "tests/fuzz/dict/$name.dict" ] && dict="-dict=tests/fuzz/dict/$name.dict"
-        log=$BUILD/fuzz/$name.log
-        # shellcheck disable=SC2086
-        nice -n 10 "$BUILD/fuzz/fuzz/$name" "$corpus" $dirs $dict -max_total_time="${FUZZ_SECONDS:-60}" \
-            -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 -close_fd_mask=$mask -print_final_stats=1 \
-            -artifact_prefix="$crashes/" >"$log" 2>&1
-        rc=$?
-        runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-        secs=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}')
-        printf '%-24s rc=%s executions=%s exec/s=%s (log %s)\n' "$name" "$rc" "${runs:-?}" "${secs:-?}" "$log"
-        [ "$rc" = 0 ] || failed=1
-        ;;
-    *)
-        echo "fuzz.sh: mode '$mode' is not one of: replay run" >&2
-        exit 2
-        ;;
-    esac
-done
+    done
+    ;;
+run)
+    [ $# -gt 0 ] || { echo "fuzz.sh run: name at least one harness (tests/fuzz/fuzz_*.c)" >&2; exit 2; }
+    for name in "$@"; do
+        [ -x "$BUILD/fuzz/fuzz/$name" ] || { echo "fuzz.sh: $BUILD/fuzz/fuzz/$name: not built (make fuzz-build)" >&2; exit 2; }
+    done
+    jobs=${FUZZ_JOBS:-1}
+    case "$jobs" in ''|*[!0-9]*|0) echo "fuzz.sh: FUZZ_JOBS='$jobs' is not a positive number" >&2; exit 2 ;; esac
+    nnames=$#
+    total=$(( jobs > nnames ? jobs : nnames ))
+    before=0
+    [ -f "$runs_log" ] && before=$(wc -l <"$runs_log")
+    status=$BUILD/fuzz/.status.$$
+    mkdir -p "$BUILD/fuzz"
+    : >"$status"
+    # waves of `jobs` processes; process i runs harness i mod names
+    i=0
+    while [ $i -lt $total ]; do
+        end=$(( i + jobs < total ? i + jobs : total ))
+        while [ $i -lt $end ]; do
+            k=$(( i % nnames + 1 ))
+            eval "name=\${$k}"
+            ( run_one "$name" "$i" || echo "$name" >>"$status" ) &
+            i=$(( i + 1 ))
+        done
+        wait
+    done
+    [ -s "$status" ] && failed=1
+    rm -f "$status"
+    echo "this run (FUZZ_JOBS=$jobs, FUZZ_SECONDS=${FUZZ_SECONDS:-60} per process, harnesses of $(built_from)):"
+    tail -n +"$(( before + 1 ))" "$runs_log" >"$runs_log.this.$$"
+    runs_log_all=$runs_log
+    runs_log=$runs_log.this.$$
+    summarise "$@"
+    rm -f "$runs_log"
+    runs_log=$runs_log_all
+    echo "every run in $runs_log:"
+    summarise "$@"
+    ;;
+summary)
+    summarise "$@"
+    ;;
+*)
+    echo "fuzz.sh: mode '$mode' is not one of: replay run summary" >&2
+    exit 2
+    ;;
+esac
 exit $failed

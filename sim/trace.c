@@ -425,12 +425,9 @@ int trace_validate_event(const trace_event *ev, size_t index, const char *path, 
     return ERR_OK;
 }
 
-int trace_read(const char *path, trace *t, err_info *e)
+/* Reads a trace from the start of a seekable stream; path only names it in messages. */
+static int read_stream(FILE *fp, const char *path, trace *t, err_info *e)
 {
-    trace_init(t, TRACE_SRC_SIM);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return err_set(e, ERR_BAD_INPUT, "trace_open", "%s: %s", path, strerror(errno));
     int rc = ERR_OK;
     uint8_t h[TRACE_HEADER_BYTES];
     size_t got = fread(h, 1, 24, fp);
@@ -462,9 +459,20 @@ int trace_read(const char *path, trace *t, err_info *e)
         rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than %u bytes", path, TRACE_HEADER_BYTES);
         goto out;
     }
+    /* Later versions may grow the header; skip what this reader does not know. The
+     * bytes present after the header decide how many events are intact. */
+    long end;
+    if (fseek(fp, 0, SEEK_END) != 0 || (end = ftell(fp)) < 0) {
+        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    if ((uint64_t)end < header_bytes) {
+        rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
+                     header_bytes);
+        goto out;
+    }
     /* The description text, when the header carries one, comes first after the fixed
-     * header; later versions may grow the header further: skip what this reader does
-     * not know. */
+     * header. */
     uint32_t desc_len = get_u32(h + 312), extra = header_bytes - TRACE_HEADER_BYTES;
     if (desc_len > extra) {
         rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: field 'desc_bytes' = %u (allowed 0..%u: header_bytes - 320)",
@@ -477,7 +485,7 @@ int trace_read(const char *path, trace *t, err_info *e)
             rc = err_set(e, ERR_IO, "out_of_memory", "%s: description of %u bytes", path, desc_len);
             goto out;
         }
-        if (fread(t->desc_text, 1, desc_len, fp) != desc_len) {
+        if (fseek(fp, (long)TRACE_HEADER_BYTES, SEEK_SET) != 0 || fread(t->desc_text, 1, desc_len, fp) != desc_len) {
             rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
                          header_bytes);
             goto out;
@@ -488,14 +496,11 @@ int trace_read(const char *path, trace *t, err_info *e)
             goto out;
         }
         t->desc_hash = get_u64(h + 304);
-        extra -= desc_len;
     }
-    for (uint32_t skip = extra; skip > 0; skip--)
-        if (fgetc(fp) == EOF) {
-            rc = err_set(e, ERR_BAD_INPUT, "trace_header", "%s: header is shorter than 'header_bytes' = %u", path,
-                         header_bytes);
-            goto out;
-        }
+    if (fseek(fp, (long)header_bytes, SEEK_SET) != 0) {
+        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
+        goto out;
+    }
     uint32_t hflags = get_u32(h + 20);
     uint64_t count = get_u64(h + 24);
     t->kernel_ns = (int64_t)get_u64(h + 32);
@@ -514,16 +519,8 @@ int trace_read(const char *path, trace *t, err_info *e)
         goto out;
     t->truncated = (hflags & 1u) != 0;
 
-    /* Bytes present after the header decide how many events are intact. */
-    long here = ftell(fp);
-    if (here < 0 || fseek(fp, 0, SEEK_END) != 0) {
-        rc = err_set(e, ERR_IO, "trace_seek", "%s: %s", path, strerror(errno));
-        goto out;
-    }
-    long end = ftell(fp);
-    fseek(fp, here, SEEK_SET);
-    uint64_t present = (uint64_t)(end - here) / sizeof(trace_event);
-    int partial_tail = ((uint64_t)(end - here) % sizeof(trace_event)) != 0;
+    uint64_t present = ((uint64_t)end - header_bytes) / sizeof(trace_event);
+    int partial_tail = ((uint64_t)end - header_bytes) % sizeof(trace_event) != 0;
     uint64_t want = count;
     if (count == TRACE_COUNT_STREAMED) {
         want = present;
@@ -552,8 +549,30 @@ int trace_read(const char *path, trace *t, err_info *e)
             goto out;
     }
 out:
-    fclose(fp);
     if (rc)
         trace_free(t);
+    return rc;
+}
+
+int trace_read(const char *path, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return err_set(e, ERR_BAD_INPUT, "trace_open", "%s: %s", path, strerror(errno));
+    int rc = read_stream(fp, path, t, e);
+    fclose(fp);
+    return rc;
+}
+
+int trace_read_mem(const void *data, size_t size, const char *name, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    /* opened for reading only: the buffer is never written through the stream */
+    FILE *fp = fmemopen((void *)(uintptr_t)data, size, "rb");
+    if (!fp)
+        return err_set(e, ERR_IO, "trace_open", "%s: %s", name, strerror(errno));
+    int rc = read_stream(fp, name, t, e);
+    fclose(fp);
     return rc;
 }

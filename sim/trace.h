@@ -99,6 +99,8 @@ int trace_write(const char *path, const trace *t, err_info *e);
 /* A truncated file loads the intact events, sets t->truncated and returns ERR_OK;
  * anything else malformed returns ERR_BAD_INPUT naming the file and the field. */
 int trace_read(const char *path, trace *t, err_info *e);
+/* trace_read of a file's bytes held in memory; name stands for the path in messages. */
+int trace_read_mem(const void *data, size_t size, const char *name, trace *t, err_info *e);
 
 /* Attaches a copy of the description text (len bytes) and its hash; ERR_IO when memory
  * runs out, ERR_BAD_INPUT past TRACE_MAX_DESC_BYTES. */

@@ -50,6 +50,44 @@ static int cmp_ref(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* A set of 25-bit keys: (cta, warp) pairs and CTAs already named by the export. Open
+ * addressing, grown by doubling at half load, so that its size follows the pairs the
+ * trace holds (a few thousand) rather than the 2^24 possible ones. */
+typedef struct key_set {
+    uint32_t *slot;   /* key + 1; 0 is empty */
+    size_t cap, used;
+} key_set;
+
+static size_t key_slot(const key_set *s, uint32_t key)
+{
+    size_t i = (size_t)(key * 2654435761u) & (s->cap - 1);
+    while (s->slot[i] && s->slot[i] != key + 1)
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* Adds key; *fresh tells whether it was new. ERR_IO when memory runs out. */
+static int key_set_add(key_set *s, uint32_t key, int *fresh, err_info *e)
+{
+    if (2 * (s->used + 1) > s->cap) {
+        key_set g = {calloc(s->cap ? 2 * s->cap : 1024, sizeof *g.slot), s->cap ? 2 * s->cap : 1024, s->used};
+        if (!g.slot)
+            return err_set(e, ERR_IO, "out_of_memory", "chrome export name table");
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i])
+                g.slot[key_slot(&g, s->slot[i] - 1)] = s->slot[i];
+        free(s->slot);
+        *s = g;
+    }
+    size_t i = key_slot(s, key);
+    *fresh = !s->slot[i];
+    if (*fresh) {
+        s->slot[i] = key + 1;
+        s->used++;
+    }
+    return ERR_OK;
+}
+
 /* Process per CTA, thread per warp, numbered from 1: generic loaders drop pid or tid 0
  * (the import reads cta and warp from args, not from these). */
 #define CHROME_PID(ev) ((unsigned)(ev)->cta + 1u)
@@ -77,19 +115,18 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
             t0, t->truncated ? 1 : 0);
 
     /* names: one process per CTA, one thread per warp seen */
-    uint8_t *seen = calloc(65536u * 32u + 8192u, 1);   /* bit per (cta, warp), then per cta */
-    if (!seen)
-        return err_set(e, ERR_IO, "out_of_memory", "chrome export name table");
-    int first = 1;
+    key_set seen = {0};
+    int first = 1, rc = ERR_OK;
     for (size_t i = 0; i < t->count && !ferror(fp); i++) {
         const trace_event *ev = &t->events[i];
-        size_t bit = (size_t)ev->cta * 256u + ev->warp;
-        if (seen[bit / 8] & (1u << (bit % 8)))
+        int fresh_warp = 0, fresh_cta = 0;
+        if ((rc = key_set_add(&seen, (uint32_t)ev->cta << 8 | ev->warp, &fresh_warp, e)))
+            break;
+        if (!fresh_warp)
             continue;
-        seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
-        size_t cta_bit = 65536u * 256u + ev->cta;   /* one process_name per CTA */
-        if (!(seen[cta_bit / 8] & (1u << (cta_bit % 8)))) {
-            seen[cta_bit / 8] |= (uint8_t)(1u << (cta_bit % 8));
+        if ((rc = key_set_add(&seen, 1u << 24 | ev->cta, &fresh_cta, e)))   /* one process_name per CTA */
+            break;
+        if (fresh_cta) {
             fprintf(fp, "%s{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                         "\"args\":{\"name\":\"SM %u / CTA %u\"}},\n",
                     first ? "" : ",\n", CHROME_PID(ev), CHROME_TID(ev), ev->sm, ev->cta);
@@ -106,7 +143,9 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
                         "\"args\":{\"name\":\"warp %u (%s)\"}}",
                     CHROME_PID(ev), CHROME_TID(ev), ev->warp, trace_role_name((trace_role)ev->role));
     }
-    free(seen);
+    free(seen.slot);
+    if (rc)
+        return rc;
 
     /* waits on full barriers, by (cta, iteration, stage), for the flows */
     size_t nwaits = 0;
@@ -176,17 +215,14 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e)
 /* The line on which element `index` of the trace's event array starts (the top-level array,
  * or the array under the top-level key "traceEvents"); 0 when not found. jansson keeps no
  * positions for parsed values, so an error about one event re-scans the text for it. */
-static unsigned long element_line(const char *path, size_t index)
+static unsigned long element_line(const char *text, size_t len, size_t index)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return 0;
     unsigned long line = 1, found = 0;
     int depth = 0, in_str = 0, esc = 0, target = -1, expect = 0, seen_any = 0, key_is_events = 0;
     char str[12];
     size_t slen = 0, count = 0;
-    int c;
-    while (!found && (c = fgetc(fp)) != EOF) {
+    for (size_t at = 0; !found && at < len; at++) {
+        int c = (unsigned char)text[at];
         if (in_str) {
             if (c == '\n')
                 line++;
@@ -240,14 +276,13 @@ static unsigned long element_line(const char *path, size_t index)
         }
         seen_any = 1;
     }
-    fclose(fp);
     return found;
 }
 
 /* "PATH: traceEvents[i]: ..." -> "PATH:LINE: traceEvents[i]: ..." */
-static void add_event_line(const char *path, size_t index, err_info *e)
+static void add_event_line(const char *text, size_t len, const char *path, size_t index, err_info *e)
 {
-    unsigned long line = element_line(path, index);
+    unsigned long line = element_line(text, len, index);
     size_t plen = strlen(path);
     if (!e || !line || strncmp(e->detail, path, plen) != 0 || e->detail[plen] != ':')
         return;
@@ -280,9 +315,19 @@ int trace_chrome_read(const char *path, trace *t, err_info *e)
     if (!text)
         return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "chrome_json", "%s: %s%s", path, strerror(err),
                        err == EFBIG ? " (an imported trace holds at most 1 GiB of JSON)" : "");
+    int rc = trace_chrome_read_mem(text, len, path, t, e);
+    free(text);
+    return rc;
+}
+
+int trace_chrome_read_mem(const char *text, size_t len, const char *path, trace *t, err_info *e)
+{
+    trace_init(t, TRACE_SRC_SIM);
+    if (len > TRACE_CHROME_MAX_FILE_BYTES)
+        return err_set(e, ERR_BAD_INPUT, "chrome_json", "%s: %s (an imported trace holds at most 1 GiB of JSON)", path,
+                       strerror(EFBIG));
     json_error_t je;
     json_t *root = json_loadb(text, len, 0, &je);
-    free(text);
     if (!root)
         return err_set(e, ERR_BAD_INPUT, "chrome_json", "%s:%d: %s", path, je.line, je.text);
     int rc = ERR_OK;
@@ -362,7 +407,7 @@ out:
     json_decref(root);
     if (rc) {
         if (rc == ERR_BAD_INPUT && bad != SIZE_MAX)
-            add_event_line(path, bad, e);
+            add_event_line(text, len, path, bad, e);
         trace_free(t);
     }
     return rc;

@@ -24,6 +24,9 @@ int trace_chrome_write(FILE *fp, const trace *t, err_info *e);
 /* Files past this size (or directories) are refused before they are read. */
 #define TRACE_CHROME_MAX_FILE_BYTES (1ull << 30)
 int trace_chrome_read(const char *path, trace *t, err_info *e);
+/* trace_chrome_read of a document held in memory (len bytes, no NUL needed); path only
+ * names it in messages. */
+int trace_chrome_read_mem(const char *text, size_t len, const char *path, trace *t, err_info *e);
 
 #ifdef __cplusplus
 }

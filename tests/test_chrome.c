@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "trace.h"
+#include "trace_chrome_json.h"
 
 Test(chrome, pids_and_tids_from_1_metadata_category_and_exact_import, .timeout = 120)
 {
@@ -61,4 +63,57 @@ Test(chrome, pids_and_tids_from_1_metadata_category_and_exact_import, .timeout =
     cr_expect_eq(system(cmd), 0, "the import is not byte for byte the exported trace");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
+}
+
+/* The export names each (CTA, warp) pair once, in the order of first appearance, and
+ * each CTA once, however many pairs there are (here 3000 pairs of 300 CTAs, every pair
+ * seen twice); the document imports from memory to the same events. */
+Test(chrome, every_cta_and_warp_named_once_and_imported_from_memory)
+{
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    for (int round = 0; round < 2; round++)
+        for (unsigned i = 0; i < 3000; i++) {
+            trace_event ev = {.t_ns = round * 10000 + (int64_t)i, .cta = (uint16_t)(i % 300 * 211), .warp = (uint8_t)(i / 300),
+                              .kind = TRACE_BAR_ARRIVE, .role = TRACE_ROLE_PRODUCER};
+            cr_assert_eq(trace_push(&t, &ev, NULL), ERR_OK);
+        }
+    char *json = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&json, &len);
+    cr_assert(f);
+    err_info e = {0};
+    cr_assert_eq(trace_chrome_write(f, &t, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(fclose(f), 0);
+    json_error_t je;
+    json_t *root = json_loadb(json, len, 0, &je);
+    cr_assert(root, "%s", je.text);
+    size_t i, threads = 0, processes = 0;
+    json_t *ev;
+    json_array_foreach(json_object_get(root, "traceEvents"), i, ev)
+    {
+        const char *name = json_string_value(json_object_get(ev, "name"));
+        if (name && !strcmp(name, "thread_name")) {
+            /* in order of first appearance: pair k is event k of the first round */
+            json_int_t pid = json_integer_value(json_object_get(ev, "pid")), tid = json_integer_value(json_object_get(ev, "tid"));
+            cr_assert_eq(pid, (json_int_t)(threads % 300 * 211) + 1);
+            cr_assert_eq(tid, (json_int_t)(threads / 300) + 1);
+            threads++;
+        }
+        if (name && !strcmp(name, "process_name")) processes++;
+    }
+    json_decref(root);
+    cr_expect_eq(threads, 3000);
+    cr_expect_eq(processes, 300);
+    trace u;
+    cr_assert_eq(trace_chrome_read_mem(json, len, "mem.json", &u, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(u.count, t.count);
+    cr_assert_eq(memcmp(u.events, t.events, t.count * sizeof *t.events), 0);
+    trace_free(&u);
+    /* an error names the given path and the line of the event */
+    const char bad[] = "{\"traceEvents\":[\n{\"ph\":\"M\"},\n{\"ph\":\"X\"}]}";
+    cr_assert_eq(trace_chrome_read_mem(bad, sizeof bad - 1, "bad.json", &u, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "bad.json:3: traceEvents[1]"), "%s", e.detail);
+    free(json);
+    trace_free(&t);
 }

@@ -199,3 +199,42 @@ Test(desc, commit_group_sync_is_for_cp_async_only)
                "tensors:\n  - {dims: [4096, 4096], box: [64, 128]}\n",
                "t.yaml:3:", "cpasync.sync");
 }
+
+/* The consumers' reads the runner keeps in registers: at most 64 instructions per warp,
+ * the same count in every warp; past those limits the rules (run by the parser) name
+ * the count. */
+static void expect_reads(const char *reads, const char *rule, const char *needle)
+{
+    char text[2048];
+    pipe_desc d;
+    err_info e;
+    snprintf(text, sizeof text, "%sconsumer:\n  reads: %s\n", base, reads);
+    if (!rule) {
+        cr_assert_eq(parse(text, &d, &e), ERR_OK, "%s: %s", reads, e.detail);
+        return;
+    }
+    cr_assert_eq(parse(text, &d, &e), ERR_BAD_INPUT, "%s", reads);
+    cr_assert_str_eq(e.rule, rule, "%s: %s: %s", reads, e.rule, e.detail);
+    cr_assert(strstr(e.detail, needle), "%s: %s", reads, e.detail);
+}
+
+Test(desc, reads_per_warp_and_split_are_checked_by_count)
+{
+    /* 64 x 128 f16 = 16 KiB: 32 instructions of 16 bytes per lane, 128 of 4 bytes */
+    expect_reads("{tensor: 0, pattern: rows, bytes_per_lane: 16}", NULL, NULL);
+    expect_reads("{tensor: 0, pattern: rows, bytes_per_lane: 4}", "reads_per_warp", "128 instructions per warp");
+    expect_reads("{tensor: 0, pattern: rows, bytes_per_lane: 4, warps: 4}", NULL, NULL);
+}
+
+Test(desc, reads_past_the_generators_first_room_are_counted)
+{
+    /* 256 x 256 f16 = 128 KiB: 1024 instructions of 4 bytes per lane, 256 per warp of 4 */
+    const char *wide = "mode: warp_specialized\nwarps: {producer: 1, consumer: 4}\nstages: 1\niterations: 2\n"
+                       "tensors:\n  - {name: A, dtype: f16, dims: [4096, 4096], box: [256, 256], swizzle: none}\n"
+                       "consumer:\n  reads: {tensor: 0, pattern: rows, bytes_per_lane: 4, warps: 4}\n";
+    pipe_desc d;
+    err_info e;
+    cr_assert_eq(parse(wide, &d, &e), ERR_BAD_INPUT);
+    cr_assert_str_eq(e.rule, "reads_per_warp", "%s: %s", e.rule, e.detail);
+    cr_assert(strstr(e.detail, "256 instructions per warp"), "%s", e.detail);
+}

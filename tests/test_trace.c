@@ -167,6 +167,78 @@ Test(trace, short_and_missing_files_are_bad_input)
     cr_assert_eq(trace_read(path_in("missing.tmt"), &u, &e), ERR_BAD_INPUT);
 }
 
+/* The bytes of a file, read whole (the test files are small). */
+static uint8_t *file_bytes(const char *p, size_t *n)
+{
+    long size = file_size(p);
+    uint8_t *b = malloc((size_t)size + 1);
+    FILE *f = fopen(p, "rb");
+    cr_assert(b && f);
+    cr_assert_eq(fread(b, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    *n = (size_t)size;
+    return b;
+}
+
+Test(trace, read_mem_loads_what_read_loads_and_names_the_buffer)
+{
+    trace t, u, v;
+    fill(&t, 100);
+    cr_assert_eq(trace_write(path_in("m.tmt"), &t, NULL), ERR_OK);
+    size_t n;
+    uint8_t *b = file_bytes(path_in("m.tmt"), &n);
+    err_info e = {0};
+    cr_assert_eq(trace_read(path_in("m.tmt"), &u, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(trace_read_mem(b, n, "in memory", &v, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(v.count, u.count);
+    cr_assert_eq(memcmp(v.events, u.events, u.count * sizeof *u.events), 0);
+    cr_assert_str_eq(v.name, u.name);
+    trace_free(&v);
+    /* cut inside event 41: the intact events, as from a file */
+    cr_assert_eq(trace_read_mem(b, 320 + 41 * 32 + 17, "cut", &v, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(v.count, 41);
+    cr_assert_eq(v.truncated, 1);
+    trace_free(&v);
+    b[0] = 'X';   /* a bad magic: the message names the buffer */
+    cr_assert_eq(trace_read_mem(b, n, "in memory", &v, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "in memory") && strstr(e.detail, "magic"), "%s", e.detail);
+    cr_assert_eq(trace_read_mem(b, 0, "empty", &v, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "empty"), "%s", e.detail);
+    free(b);
+    trace_free(&t);
+    trace_free(&u);
+}
+
+/* A header longer than this reader knows (a later version's fields) is skipped; one
+ * that announces more bytes than the file holds is refused. */
+Test(trace, longer_header_is_skipped_and_a_short_one_refused)
+{
+    trace t, u;
+    fill(&t, 10);
+    cr_assert_eq(trace_write(path_in("h.tmt"), &t, NULL), ERR_OK);
+    size_t n;
+    uint8_t *b = file_bytes(path_in("h.tmt"), &n);
+    size_t extra = 4096;
+    uint8_t *g = calloc(n + extra, 1);
+    cr_assert(g);
+    memcpy(g, b, 320);
+    memcpy(g + 320 + extra, b + 320, n - 320);
+    uint32_t hb = 320 + (uint32_t)extra;
+    for (int i = 0; i < 4; i++) g[12 + i] = (uint8_t)(hb >> (8 * i));
+    write_bytes(path_in("g.tmt"), g, n + extra);
+    err_info e = {0};
+    cr_assert_eq(trace_read(path_in("g.tmt"), &u, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(u.count, 10);
+    cr_assert_eq(memcmp(u.events, t.events, 10 * sizeof *t.events), 0);
+    trace_free(&u);
+    write_bytes(path_in("g.tmt"), g, 320 + extra - 1);
+    cr_assert_eq(trace_read(path_in("g.tmt"), &u, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "header_bytes"), "%s", e.detail);
+    free(g);
+    free(b);
+    trace_free(&t);
+}
+
 Test(trace, sort_orders_by_time_then_key)
 {
     trace t;

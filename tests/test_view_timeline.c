@@ -294,6 +294,29 @@ Test(view_build, unsorted_and_empty_traces)
     trace_free(&t);
 }
 
+/* Zoomed out over a trace of many seconds, a block merges spans whose durations add up
+ * past 2^32 ns: its stalled share is still the exact one (here 3 waits and 1 math of
+ * 4e9 ns each: 3/4), not one from sums that wrapped. */
+Test(view_build, stalled_share_of_a_block_longer_than_2_to_32_ns)
+{
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    const uint32_t d = 4000000000u;
+    for (int k = 0; k < 4; k++)
+        synth_push(&t, (int64_t)k * d, d, k == 2 ? TRACE_MATH : TRACE_WAIT, 0, 1, TRACE_ROLE_CONSUMER, 0, (unsigned)k, 0, 0,
+                   0, 0, 0);
+    view_trace *v = NULL;
+    cr_assert_eq(view_trace_build(&t, &v, NULL), ERR_OK);
+    view_block b[4];
+    /* 1e10 ns per pixel: every span is narrower than the 3-pixel minimum, one block */
+    size_t n = view_blocks(v, 0, VIEW_TRACK_WORK, 0, 4 * (int64_t)d, 1e10, 3.0, b, 4);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(b[0].count, 4);
+    cr_expect_float_eq(b[0].stall_frac, 0.75f, 1e-6);
+    view_trace_free(v);
+    trace_free(&t);
+}
+
 Test(view_play, cursor_advances_at_the_chosen_speed_and_stops_at_the_end)
 {
     int64_t c = 0;

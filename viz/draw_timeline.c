@@ -84,9 +84,11 @@ static void fmt_short(char *buf, size_t cap, double ns)
 /* ---- batched rectangles: one fill per colour keeps big frames cheap --------------- */
 enum { BUCKETS = TRACE_KIND_COUNT * 5, BUCKET_CAP = 4096 };
 typedef struct rect { float x, y, w, h; } rect;
+/* A bucket's array grows on demand up to BUCKET_CAP rectangles, so that a frame with few
+ * spans does not pay for the 4 MB that a full one holds. */
 typedef struct batch {
-    rect r[BUCKETS][BUCKET_CAP];
-    unsigned n[BUCKETS];
+    rect *r[BUCKETS];
+    unsigned n[BUCKETS], cap[BUCKETS];
     draw_rgb c[BUCKETS];
 } batch;
 
@@ -111,7 +113,18 @@ static void batch_add(cairo_t *cr, batch *b, unsigned k, draw_rgb c, double x, d
             return;
         }
     }
-    if (b->n[k] == BUCKET_CAP) batch_flush_one(cr, b, k);
+    if (b->n[k] == b->cap[k] && b->cap[k] < BUCKET_CAP) {
+        unsigned cap = b->cap[k] ? 2 * b->cap[k] : 64;
+        rect *grown = realloc(b->r[k], cap * sizeof *grown);
+        if (grown) b->r[k] = grown, b->cap[k] = cap;
+    }
+    if (b->n[k] == b->cap[k]) batch_flush_one(cr, b, k);
+    if (!b->cap[k]) {   /* out of memory: this rectangle on its own */
+        set_rgb(cr, c);
+        cairo_rectangle(cr, x, y, w, h);
+        cairo_fill(cr);
+        return;
+    }
     b->c[k] = c;
     b->r[k][b->n[k]++] = (rect){(float)x, (float)y, (float)w, (float)h};
 }
@@ -688,12 +701,12 @@ void draw_timeline(cairo_t *cr, const view_session *s)
     cairo_select_font_face(cr, "monospace", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     size_t cap = (size_t)(g->tl_w / 3.0) + 16;
     view_block *blocks = malloc(cap * sizeof *blocks);
-    batch *b = malloc(sizeof *b);
+    batch *b = calloc(1, sizeof *b);
     if (blocks && b) {
-        memset(b->n, 0, sizeof b->n);
         for (int p = 0; p < s->ntraces; p++) draw_pane(cr, s, p, b, blocks, cap);
         draw_links(cr, s, blocks, cap);
     }
+    for (unsigned k = 0; b && k < BUCKETS; k++) free(b->r[k]);
     free(b);
     free(blocks);
     /* range and cursor over all panes */

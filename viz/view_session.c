@@ -136,49 +136,61 @@ static void free_rows(view_session *s)
     }
 }
 
+/* The CTA of a sort key (cta << 32 | lane). */
+#define KEY_CTA(key) ((uint16_t)((key) >> 32))
+
+/* Rows are the CTAs some pane holds (and spec names), statistics count the CTAs every
+ * pane holds: one merge of the panes' lanes sorted by CTA, so the work follows the
+ * lanes, not the 65 536 possible CTA ids. */
+static void merge_ctas(view_session *s, uint64_t *const *key, const size_t *n, const uint8_t *want)
+{
+    size_t at[VIEW_MAX_TRACES] = {0};
+    for (;;) {
+        uint32_t c = UINT32_MAX;
+        for (int p = 0; p < s->ntraces; p++)
+            if (at[p] < n[p] && KEY_CTA(key[p][at[p]]) < c) c = KEY_CTA(key[p][at[p]]);
+        if (c == UINT32_MAX) return;
+        int all = 1;
+        for (int p = 0; p < s->ntraces; p++) {
+            if (at[p] >= n[p] || KEY_CTA(key[p][at[p]]) != c) all = 0;
+            while (at[p] < n[p] && KEY_CTA(key[p][at[p]]) == c) at[p]++;
+        }
+        uint8_t bit = (uint8_t)(1u << (c & 7));
+        if (want && !(want[c >> 3] & bit)) continue;
+        s->ctas[s->nctas++] = (uint16_t)c;
+        if (all) s->stats_mask[c >> 3] |= bit, s->nstats_ctas++;
+    }
+}
+
 int view_session_set_ctas(view_session *s, const char *spec, err_info *e)
 {
     enum { MASK = (UINT16_MAX + 1) / 8 };
-    uint8_t *want = calloc(MASK, 1), *held[VIEW_MAX_TRACES] = {0};
-    int rc = !want ? err_set(e, ERR_IO, "memory", "out of memory for the CTA rows") : ERR_OK;
+    uint8_t *want = spec ? calloc(MASK, 1) : NULL;
+    int rc = spec && !want ? err_set(e, ERR_IO, "memory", "out of memory for the CTA rows") : ERR_OK;
     if (!rc && spec) rc = parse_ctas(spec, want, e);
     if (rc) {
         free(want);
         return rc;
     }
     free_rows(s);
+    uint64_t *key[VIEW_MAX_TRACES] = {0};
+    size_t n[VIEW_MAX_TRACES] = {0}, lanes = 0;
+    for (int p = 0; p < s->ntraces; p++) lanes += n[p] = view_lane_count(s->vt[p]);
     s->stats_mask = calloc(MASK, 1);
-    s->ctas = malloc((UINT16_MAX + 1) * sizeof *s->ctas);
+    s->ctas = malloc((lanes ? lanes : 1) * sizeof *s->ctas);
     int ok = s->stats_mask && s->ctas;
     for (int p = 0; p < s->ntraces && ok; p++) {
-        size_t n = view_lane_count(s->vt[p]);
-        uint64_t *key = malloc((n ? n : 1) * sizeof *key);
-        held[p] = calloc(MASK, 1);
-        s->bycta[p] = malloc((n ? n : 1) * sizeof *s->bycta[p]);
-        s->lane_rel[p] = malloc((n ? n : 1) * sizeof *s->lane_rel[p]);
-        s->shown[p] = malloc((n ? n : 1) * sizeof *s->shown[p]);
-        ok = key && held[p] && s->bycta[p] && s->lane_rel[p] && s->shown[p];
-        for (size_t l = 0; l < n && ok; l++) {
-            uint16_t c = view_lane_at(s->vt[p], l)->cta;
-            key[l] = (uint64_t)c << 32 | l;
-            held[p][c >> 3] |= (uint8_t)(1u << (c & 7));
-        }
-        if (ok) qsort(key, n, sizeof *key, u64_cmp);
-        for (size_t l = 0; l < n && ok; l++) s->bycta[p][l] = (uint32_t)key[l];
-        free(key);
+        key[p] = malloc((n[p] ? n[p] : 1) * sizeof *key[p]);
+        s->bycta[p] = malloc((n[p] ? n[p] : 1) * sizeof *s->bycta[p]);
+        s->lane_rel[p] = malloc((n[p] ? n[p] : 1) * sizeof *s->lane_rel[p]);
+        s->shown[p] = malloc((n[p] ? n[p] : 1) * sizeof *s->shown[p]);
+        ok = key[p] && s->bycta[p] && s->lane_rel[p] && s->shown[p];
+        for (size_t l = 0; l < n[p] && ok; l++) key[p][l] = (uint64_t)view_lane_at(s->vt[p], l)->cta << 32 | l;
+        if (ok) qsort(key[p], n[p], sizeof *key[p], u64_cmp);
+        for (size_t l = 0; l < n[p] && ok; l++) s->bycta[p][l] = (uint32_t)key[p][l];
     }
-    for (uint32_t c = 0; c <= UINT16_MAX && ok; c++) {
-        uint8_t bit = (uint8_t)(1u << (c & 7));
-        int any = 0, all = 1;
-        for (int p = 0; p < s->ntraces; p++) {
-            any |= (held[p][c >> 3] & bit) != 0;
-            all &= (held[p][c >> 3] & bit) != 0;
-        }
-        if (spec && !(want[c >> 3] & bit)) continue;
-        if (any) s->ctas[s->nctas++] = (uint16_t)c;
-        if (all) s->stats_mask[c >> 3] |= bit, s->nstats_ctas++;
-    }
-    for (int p = 0; p < VIEW_MAX_TRACES; p++) free(held[p]);
+    if (ok) merge_ctas(s, key, n, want);
+    for (int p = 0; p < VIEW_MAX_TRACES; p++) free(key[p]);
     free(want);
     if (!ok) {
         free_rows(s);

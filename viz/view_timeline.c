@@ -190,8 +190,9 @@ int view_trace_build(const trace *t, view_trace **out, err_info *e)
             ln->max_stage = ev->stage;
         if (ev->t_ns + ev->dur_ns > v->t_max) v->t_max = ev->t_ns + ev->dur_ns;
         if (tr == VIEW_TRACK_WORK) {
-            /* Running sums modulo 2^32: differences stay exact while a merged block
-             * spans less than 4.29 s, far more than any kernel. */
+            /* Running sums modulo 2^32: a difference is exact while the durations it
+             * adds up stay below 2^32 ns (4.29 s, far more than any kernel); view_blocks
+             * adds the events themselves where they might not. */
             uint32_t k2 = p - ln->first[VIEW_TRACK_WORK];
             uint32_t *pre = v->work_pre + 2 * (size_t)v->pre_first[l];
             pre[2 * (k2 + 1)] = pre[2 * k2] + (ev->kind == TRACE_WAIT ? ev->dur_ns : 0);
@@ -327,8 +328,18 @@ size_t view_blocks(const view_trace *v, size_t lane, view_track tr, int64_t t0, 
             b.count = (uint32_t)(j - i);
         }
         if (pre) {
-            uint32_t stall = pre[2 * j] - pre[2 * i], busy = pre[2 * j + 1] - pre[2 * i + 1];
-            b.stall_frac = busy ? (float)stall / (float)busy : 0.0f;
+            uint64_t stall = (uint32_t)(pre[2 * j] - pre[2 * i]), busy = (uint32_t)(pre[2 * j + 1] - pre[2 * i + 1]);
+            if ((uint64_t)(j - i) * ln->max_dur[tr] >= (uint64_t)1 << 32) {
+                /* zoomed out over a trace longer than 4.29 s: the sums modulo 2^32 may
+                 * have wrapped (and made the share anything), so add the events */
+                stall = busy = 0;
+                for (size_t k = i; k < j; k++) {
+                    const trace_event *w = ev_at(v, ids, k);
+                    busy += w->dur_ns;
+                    stall += w->kind == TRACE_WAIT ? w->dur_ns : 0;
+                }
+            }
+            b.stall_frac = busy ? (float)((double)stall / (double)busy) : 0.0f;   /* stall <= busy: 0..1 */
         } else {
             b.stall_frac = 0.0f;
         }

@@ -2,9 +2,11 @@
  * LLVMFuzzerTestOneInput; with clang it links libFuzzer (`make fuzz`), with gcc it links
  * replay_main.c, which feeds it every committed seed and regression input (`make test`).
  *
- * Loaders that take a path get the input written into a private temporary directory
- * (made once per process, removed at exit). File names are long on purpose: error
- * messages name the file, and a long name is what cuts a message short. */
+ * Loaders with a from-memory entry point (trace_read_mem, trace_chrome_read_mem: the
+ * same code their path versions run) get the input as it is; loaders that take only a
+ * path get it written into a private temporary directory (made once per process,
+ * removed at exit). Names are long on purpose: error messages name the file, and a
+ * long name is what cuts a message short. */
 #ifndef TMASCOPE_FUZZ_H
 #define TMASCOPE_FUZZ_H
 
@@ -17,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * put the name in their messages; the length follows the input's size, so the fuzzer
  * tries every length around the 255 where fixed fields used to cut names. */
 const char *fuzz_long_name(const char *suffix, size_t size);
-/* The same for files the harness creates: 200..249 characters (a path of 224..273). */
+/* The same for names in the private directory: 200..249 characters (a path of 224..273). */
 const char *fuzz_varied_file_name(const char *suffix, size_t size);
 /* A name of 230 characters ending in suffix, for files the harness creates (with a
  * ".tmp.PID" added it still fits the file system's 255). */
@@ -32,6 +34,9 @@ char *fuzz_strndup(const uint8_t *data, size_t size);
 /* Splits data at each occurrence of sep (not included) into at most max parts; returns
  * how many. Parts point into data. */
 size_t fuzz_split(const uint8_t *data, size_t size, const char *sep, const uint8_t **part, size_t *len, size_t max);
+/* Where the second of two native traces given back to back starts: the first
+ * "TMATRACE" after offset 0 (size when there is none). */
+size_t fuzz_second_trace(const uint8_t *data, size_t size);
 /* Turns lines of data into an argv (argv[0] = cmd) dropping every flag in drop (and the
  * value after it); at most max entries. Strings are owned by *store (caller frees). */
 int fuzz_argv(const uint8_t *data, size_t size, const char *cmd, const char *const *drop, char **argv, int max,

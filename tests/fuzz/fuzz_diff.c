@@ -1,7 +1,6 @@
 /* Two native traces compared as `tmasim diff` and the viewer compare them. The input is
  * two trace files one after the other: the second starts at the second "TMATRACE". */
 #include <stdlib.h>
-#include <string.h>
 
 #include "fuzz.h"
 #include "tdiff.h"
@@ -9,21 +8,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    size_t cut = size;
-    for (size_t i = 1; i + 8 <= size; i++)
-        if (!memcmp(data + i, "TMATRACE", 8)) {
-            cut = i;
-            break;
-        }
-    const char *pa = fuzz_write("a.tmt", data, cut);
-    if (!pa) return 0;
-    char *a_path = strdup(pa);
-    const char *pb = fuzz_write("b.tmt", data + cut, size - cut);
+    size_t cut = fuzz_second_trace(data, size);
     trace a, b;
     trace_init(&a, TRACE_SRC_SIM);
     trace_init(&b, TRACE_SRC_HW);
     err_info e = {0};
-    if (pb && trace_read(a_path, &a, &e) == ERR_OK && trace_read(pb, &b, &e) == ERR_OK) {
+    if (trace_read_mem(data, cut, "a.tmt", &a, &e) == ERR_OK &&
+        trace_read_mem(data + cut, size - cut, "b.tmt", &b, &e) == ERR_OK) {
         trace_sort(&a);
         trace_sort(&b);
         tdiff_match m;
@@ -35,6 +26,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     trace_free(&a);
     trace_free(&b);
-    free(a_path);
     return 0;
 }

@@ -1,4 +1,4 @@
-#define _DEFAULT_SOURCE   /* mkdtemp */
+#define _GNU_SOURCE   /* mkdtemp, memmem */
 #include "fuzz.h"
 
 #include <dirent.h>
@@ -91,13 +91,12 @@ char *fuzz_strndup(const uint8_t *data, size_t size)
 size_t fuzz_split(const uint8_t *data, size_t size, const char *sep, const uint8_t **part, size_t *len, size_t max)
 {
     size_t n = 0, start = 0, k = strlen(sep);
-    for (size_t i = 0; n + 1 < max && k && i + k <= size; i++)
-        if (!memcmp(data + i, sep, k)) {
-            part[n] = data + start;
-            len[n++] = i - start;
-            start = i + k;
-            i += k - 1;
-        }
+    const uint8_t *hit;
+    while (n + 1 < max && k && (hit = memmem(data + start, size - start, sep, k))) {
+        part[n] = data + start;
+        len[n++] = (size_t)(hit - data) - start;
+        start = (size_t)(hit - data) + k;
+    }
     part[n] = data + start;
     len[n++] = size - start;
     return n;
@@ -131,4 +130,10 @@ int fuzz_argv(const uint8_t *data, size_t size, const char *cmd, const char *con
     }
     argv[argc] = NULL;
     return argc;
+}
+
+size_t fuzz_second_trace(const uint8_t *data, size_t size)
+{
+    const uint8_t *hit = size > 1 ? memmem(data + 1, size - 1, "TMATRACE", 8) : NULL;
+    return hit ? (size_t)(hit - data) : size;
 }
