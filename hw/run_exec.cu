@@ -613,6 +613,67 @@ void print_report(const run_report *r)
     }
 }
 
+/* Kernel times of the launches without and with recording: medians, the recording's
+ * overhead, and the quartiles of the overhead of each alternating pair of launches
+ * (without, then with recording): the run-to-run spread. */
+struct launch_times {
+    double k_norec, k_rec, overhead, ov_q1, ov_q3;
+};
+
+double median_of(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+launch_times launch_stats(const std::vector<double> &t_norec, const std::vector<double> &t_rec)
+{
+    launch_times r = {median_of(t_norec), median_of(t_rec), 0, 0, 0};
+    r.overhead = r.k_norec > 0 && r.k_rec > 0 ? 100.0 * (r.k_rec - r.k_norec) / r.k_norec : 0;
+    std::vector<double> pair;
+    for (size_t k = 0; k < std::min(t_norec.size(), t_rec.size()); k++)
+        if (t_norec[k] > 0)
+            pair.push_back(100.0 * (t_rec[k] - t_norec[k]) / t_norec[k]);
+    std::sort(pair.begin(), pair.end());
+    if (!pair.empty()) {
+        r.ov_q1 = pair[(pair.size() - 1) / 4];
+        r.ov_q3 = pair[(3 * (pair.size() - 1) + 3) / 4];
+    }
+    return r;
+}
+
+/* The trace's header: GPU, description name, driver and date, kernel time, and the
+ * description itself with its hash. */
+void label_trace(trace *tr, const pipe_desc *d, const hw_device *dev, const char *desc_path, const char *date,
+                 double k_norec, size_t n_norec, uint32_t traced, gt_kernel_time last_rec)
+{
+    err_info e = {};
+    snprintf(tr->gpu, sizeof tr->gpu, "%.63s", dev->name);
+    snprintf(tr->name, sizeof tr->name, "%s", d->name);
+    {
+        char drv[32] = "";
+        driver_version(drv);
+        char note[400];
+        snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; no-rec kernel %.0f ns (median %zu); "
+                 "CTAs traced %u/%u",
+                 drv[0] ? drv : "?", dev->driver_version / 1000, (dev->driver_version % 1000) / 10, date, k_norec,
+                 n_norec, traced, d->ctas);
+        snprintf(tr->note, sizeof tr->note, "%.127s", note);
+    }
+    tr->kernel_ns = last_rec.end > last_rec.start ? (int64_t)(last_rec.end - last_rec.start) : (int64_t)k_norec;
+    {
+        /* the trace carries its description, so that a viewer rebuilds the plan from it */
+        size_t len = 0;
+        int rerr = 0;
+        char *text = rfile_load(desc_path, DESC_MAX_FILE_BYTES, &len, &rerr);
+        if (text)
+            trace_set_desc(tr, text, len, pipe_plan_hash(d), &e);
+        free(text);
+    }
+}
+
 /* The flags of `tmahw run`, checked before any work. */
 struct run_opts {
     const char *desc_path, *out_path, *fmt, *src_path, *lock_path, *set_text;
@@ -922,53 +983,13 @@ int hw_cmd_run(int argc, char **argv)
     if (overflowed)
         fprintf(stderr, "tmahw run: warning: %u warp(s) overflowed their event buffer (%u events): trace flagged incomplete\n",
                 overflowed, g.ev_cap);
-    auto median = [](std::vector<double> v) -> double {
-        if (v.empty())
-            return 0;
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-    };
-    double k_norec = median(t_norec), k_rec = median(t_rec);
-    double overhead = k_norec > 0 && k_rec > 0 ? 100.0 * (k_rec - k_norec) / k_norec : 0;
-    /* run-to-run spread: the overhead of each alternating pair of launches (without, then
-     * with recording), its quartiles */
-    double ov_q1 = 0, ov_q3 = 0;
-    {
-        std::vector<double> pair;
-        for (size_t k = 0; k < std::min(t_norec.size(), t_rec.size()); k++)
-            if (t_norec[k] > 0)
-                pair.push_back(100.0 * (t_rec[k] - t_norec[k]) / t_norec[k]);
-        std::sort(pair.begin(), pair.end());
-        if (!pair.empty()) {
-            ov_q1 = pair[(pair.size() - 1) / 4];
-            ov_q3 = pair[(3 * (pair.size() - 1) + 3) / 4];
-        }
-    }
+    launch_times lt = launch_stats(t_norec, t_rec);
+    const double k_norec = lt.k_norec, k_rec = lt.k_rec, overhead = lt.overhead, ov_q1 = lt.ov_q1, ov_q3 = lt.ov_q3;
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    snprintf(tr.gpu, sizeof tr.gpu, "%.63s", dev.name);
-    snprintf(tr.name, sizeof tr.name, "%s", d.name);
-    {
-        char drv[32] = "";
-        driver_version(drv);
-        char note[400];
-        snprintf(note, sizeof note, "tmahw run; driver %s (CUDA %d.%d); %s; no-rec kernel %.0f ns (median %zu); "
-                 "CTAs traced %u/%u",
-                 drv[0] ? drv : "?", dev.driver_version / 1000, (dev.driver_version % 1000) / 10, date, k_norec,
-                 t_norec.size(), raw.trace_ctas ? raw.trace_ctas : d.ctas, d.ctas);
-        snprintf(tr.note, sizeof tr.note, "%.127s", note);
-    }
-    tr.kernel_ns = last_rec.end > last_rec.start ? (int64_t)(last_rec.end - last_rec.start) : (int64_t)k_norec;
-    {
-        /* the trace carries its description, so that a viewer rebuilds the plan from it */
-        size_t len = 0;
-        int rerr = 0;
-        char *text = rfile_load(desc_path, DESC_MAX_FILE_BYTES, &len, &rerr);
-        if (text)
-            trace_set_desc(&tr, text, len, pipe_plan_hash(&d), &e);
-        free(text);
-    }
+    label_trace(&tr, &d, &dev, desc_path, date, k_norec, t_norec.size(), raw.trace_ctas ? raw.trace_ctas : d.ctas,
+                last_rec);
     if (trace_write(out_path, &tr, &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: %s\n", e.detail);
         return EXIT_BAD;

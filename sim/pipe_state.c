@@ -43,8 +43,23 @@ static int slot_of(pipe_bar_state *b, uint32_t k)
     return i;
 }
 
-static void arrive(pipe_bar_state *b, const trace_event *ev)
+/* In a recorded trace an arrival of phase k proves phase k - 1 complete (in a pipeline the
+ * arrivals of a phase follow the completion of the one before it), and the arrivals phase
+ * k - 1 received are the count that completes a phase. */
+static void arrival_proves_previous(pipe_bar_state *b, uint32_t k)
 {
+    if (k == 0 || (int32_t)(k - 1) <= b->done)
+        return;
+    int i = (int)((k - 1) % PIPE_STATE_SLOTS);
+    if (!b->count && !b->full && b->tag[i] == k - 1)
+        b->learned = b->arrivals[i] > b->learned ? b->arrivals[i] : b->learned;
+    complete(b, k - 1);
+}
+
+static void arrive(pipe_bar_state *b, const trace_event *ev, int recorded)
+{
+    if (recorded)
+        arrival_proves_previous(b, ev->phase);
     int i = slot_of(b, ev->phase);
     if (i < 0)
         return;
@@ -57,7 +72,8 @@ static void arrive(pipe_bar_state *b, const trace_event *ev)
     b->arrivals[i]++;
     if (b->arrivals[i] > b->most)
         b->most = b->arrivals[i];
-    if (b->count && b->arrivals[i] >= b->count && !(b->full && b->tx[i] > 0))
+    uint32_t count = b->count ? b->count : b->learned;
+    if (count && b->arrivals[i] >= count && !(b->full && b->tx[i] > 0))
         complete(b, ev->phase);
 }
 
@@ -113,7 +129,7 @@ void pipe_state_step(const pipe_state *in, const trace_event *ev, pipe_state *ou
         b->stage = ev->stage;
         if (ev->flags & TRACE_FLAG_FULL_BARRIER)
             b->full = 1;
-        arrive(b, ev);
+        arrive(b, ev, out->source == TRACE_SRC_HW);
         break;
     case TRACE_PHASE_COMPLETE:
         b->seen = 1;

@@ -10,7 +10,10 @@
  *     a recorded trace, when a copy of phase k lands (the runner ends a measured flight
  *     when the first consumer's wait returns);
  *   - for a barrier given its arrival count (pipe_state_set_count), when the arrivals of
- *     phase k reach it.
+ *     phase k reach it;
+ *   - in a recorded trace, when an arrival of phase k + 1 comes (the arrivals of a phase
+ *     follow the completion of the one before it), which also teaches the barrier its
+ *     count: later phases complete when their arrivals reach it.
  * A recorded trace holds no phase completions, no complete_tx and no waits of zero
  * length: these rules read the phases from what could only happen after them. */
 #ifndef TMASCOPE_PIPE_STATE_H
@@ -34,6 +37,7 @@ typedef struct pipe_bar_state {
     int32_t done;                  /* last phase known complete (-1: none) */
     uint8_t seen, full, stage;
     uint32_t count;                /* arrivals that complete a phase (0: unknown) */
+    uint32_t learned;              /* recorded trace: the arrivals a completed phase received */
     uint32_t most;                 /* the most arrivals any phase received */
     /* arrivals and tx of recent phases, slot k % PIPE_STATE_SLOTS holding phase tag[k] */
     uint32_t tag[PIPE_STATE_SLOTS], arrivals[PIPE_STATE_SLOTS];

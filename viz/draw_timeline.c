@@ -565,7 +565,7 @@ static void draw_histogram(cairo_t *cr, const view_session *s, double y)
     cairo_fill(cr);
 }
 
-static void draw_panel(cairo_t *cr, const view_session *s)
+static void draw_panel(cairo_t *cr, const view_session *s, const view_state *states, const int *have)
 {
     const view_geom *g = &s->g;
     if (!g->panel_w) return;
@@ -585,8 +585,8 @@ static void draw_panel(cairo_t *cr, const view_session *s)
     snprintf(buf, sizeof buf, "cursor %s  CTA %u  %s %s/s", ns, s->state_cta, s->playing ? "PLAYING" : "play", speed);
     y = panel_line(cr, s, y, 11, buf);
     for (int p = 0; p < s->ntraces; p++) {
-        view_state st;
-        if (view_state_at(s->vt[p], s->state_cta, s->cursor - s->offset[p], &st, NULL)) continue;
+        if (!have[p]) continue;
+        const view_state st = states[p];
         snprintf(buf, sizeof buf, "%sbarrier  kind  phase  arrivals  tx", s->ntraces == 2 ? (p ? "hw:  " : "sim: ") : "");
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.5);
         y = panel_line(cr, s, y, 9, buf);
@@ -664,7 +664,7 @@ static void draw_panel(cairo_t *cr, const view_session *s)
     cairo_restore(cr);
 }
 
-static void draw_strip(cairo_t *cr, const view_session *s)
+static void draw_strip(cairo_t *cr, const view_session *s, const view_state *states, const int *have)
 {
     const view_geom *g = &s->g;
     double y = g->height - g->strip_h;
@@ -678,7 +678,8 @@ static void draw_strip(cairo_t *cr, const view_session *s)
         snprintf(buf, sizeof buf, "%s stages CTA %u", s->ntraces == 2 ? (p ? "hw " : "sim") : "", s->state_cta);
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
         text(cr, 4, yy + 12, 9, buf);
-        if (view_state_at(s->vt[p], s->state_cta, s->cursor - s->offset[p], &st, NULL)) continue;
+        if (!have[p]) continue;
+        st = states[p];
         for (unsigned k = 0; k < st.nstages; k++) {
             double x = g->tl_x + k * 58;
             set_rgb(cr, draw_stage_rgb((view_stage_state)st.stages[k]));
@@ -731,8 +732,13 @@ void draw_timeline(cairo_t *cr, const view_session *s)
         cairo_fill(cr);
     }
     draw_axis(cr, s);
-    draw_strip(cr, s);
-    draw_panel(cr, s);
+    /* the state at the cursor of each pane, for the stage strip and the panel */
+    view_state states[2];
+    int have[2] = {0, 0};
+    for (int p = 0; p < s->ntraces && p < 2; p++)
+        have[p] = view_state_at(s->vt[p], s->state_cta, s->cursor - s->offset[p], &states[p], NULL) == ERR_OK;
+    draw_strip(cr, s, states, have);
+    draw_panel(cr, s, states, have);
     draw_tooltip(cr, s);
     cairo_restore(cr);
 }

@@ -566,26 +566,38 @@ const char *view_stage_state_name(view_stage_state s)
     return pipe_stage_state_name((pipe_stage_state)s);
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* One sorted run of event indices (a track of one lane). */
+typedef struct id_run { const uint32_t *ids; size_t n, at; } id_run;
+
+static void sift_down(id_run *h, size_t n, size_t i)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && h[c + 1].ids[h[c + 1].at] < h[c].ids[h[c].at]) c++;
+        if (h[i].ids[h[i].at] <= h[c].ids[h[c].at]) return;
+        id_run tmp = h[i];
+        h[i] = h[c];
+        h[c] = tmp;
+        i = c;
+    }
 }
 
-/* The indices of CTA cta's events in trace order (the trace is time-sorted); NULL when
- * the CTA has none or memory runs out (*n = SIZE_MAX then). */
-static uint32_t *cta_events(const view_trace *v, uint16_t cta, size_t *n, uint32_t *nstages)
+/* The indices of CTA cta's events that start at or before t, in trace order (the trace
+ * is time-sorted, each track's run of indices ascending: a k-way merge of the runs).
+ * NULL when there are none (*n = 0) or memory runs out (*n = SIZE_MAX). */
+static uint32_t *cta_events(const view_trace *v, uint16_t cta, int64_t t, size_t *n, uint32_t *nstages, int *found)
 {
-    size_t total = 0;
+    size_t runs = 0, total = 0;
     for (size_t l = 0; l < v->nlanes; l++)
         if (v->lanes[l].cta == cta) {
-            for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) total += v->lanes[l].count[tr];
+            *found = 1;
+            runs += VIEW_TRACK_COUNT;
             if (v->lanes[l].max_stage + 1u > *nstages) *nstages = v->lanes[l].max_stage + 1u;
         }
-    *n = total;
-    if (!total) return NULL;
-    uint32_t *ids = malloc(total * sizeof *ids);
-    if (!ids) {
+    *n = 0;
+    id_run *h = runs ? malloc(runs * sizeof *h) : NULL;
+    if (runs && !h) {
         *n = SIZE_MAX;
         return NULL;
     }
@@ -593,11 +605,27 @@ static uint32_t *cta_events(const view_trace *v, uint16_t cta, size_t *n, uint32
     for (size_t l = 0; l < v->nlanes; l++)
         if (v->lanes[l].cta == cta)
             for (int tr = 0; tr < VIEW_TRACK_COUNT; tr++) {
-                memcpy(ids + k, v->idx + v->lanes[l].first[tr], v->lanes[l].count[tr] * sizeof *ids);
-                k += v->lanes[l].count[tr];
+                const uint32_t *ids = v->idx + v->lanes[l].first[tr];
+                size_t m = lower_start(v, ids, v->lanes[l].count[tr], t == INT64_MAX ? t : t + 1);
+                if (m) h[k++] = (id_run){ids, m, 0};
+                total += m;
             }
-    qsort(ids, total, sizeof *ids, cmp_u32);
-    return ids;
+    uint32_t *out = total ? malloc(total * sizeof *out) : NULL;
+    if (total && !out) {
+        free(h);
+        *n = SIZE_MAX;
+        return NULL;
+    }
+    for (size_t i = k; i-- > 0;) sift_down(h, k, i);
+    size_t o = 0;
+    while (k) {
+        out[o++] = h[0].ids[h[0].at++];
+        if (h[0].at == h[0].n) h[0] = h[--k];
+        sift_down(h, k, 0);
+    }
+    free(h);
+    *n = total;
+    return out;
 }
 
 int view_state_at(const view_trace *v, uint16_t cta, int64_t t, view_state *out, err_info *e)
@@ -607,20 +635,13 @@ int view_state_at(const view_trace *v, uint16_t cta, int64_t t, view_state *out,
     out->t = t;
     size_t n = 0;
     uint32_t nstages = 0;
-    uint32_t *ids = cta_events(v, cta, &n, &nstages);
+    int found = 0;
+    uint32_t *ids = cta_events(v, cta, t, &n, &nstages, &found);
     if (n == SIZE_MAX) return err_set(e, ERR_IO, "memory", "out of memory for the events of CTA %u", cta);
-    if (!ids) return err_set(e, ERR_BAD_INPUT, "cta", "CTA %u has no events in this trace", cta);
-    pipe_state whole, at;
-    /* A recorded trace says how many arrivals complete a phase only by its phases: the
-     * most any phase of the barrier received over the whole run. */
+    if (!found) return err_set(e, ERR_BAD_INPUT, "cta", "CTA %u has no events in this trace", cta);
+    pipe_state at;
     pipe_state_init(&at, t, (trace_source)v->t->source);
-    if (v->t->source == TRACE_SRC_HW) {
-        pipe_state_init(&whole, INT64_MAX, TRACE_SRC_HW);
-        for (size_t i = 0; i < n; i++) pipe_state_step(&whole, &v->t->events[ids[i]], &whole);
-        for (uint32_t b = 0; b < PIPE_STATE_MAX_BARRIERS; b++)
-            if (!whole.bar[b].full) pipe_state_set_count(&at, b, whole.bar[b].most);
-    }
-    for (size_t i = 0; i < n && v->t->events[ids[i]].t_ns <= t; i++) pipe_state_step(&at, &v->t->events[ids[i]], &at);
+    for (size_t i = 0; i < n; i++) pipe_state_step(&at, &v->t->events[ids[i]], &at);
     free(ids);
     out->nstages = nstages > at.nstages ? nstages : at.nstages;
     if (out->nstages > VIEW_MAX_STAGES) out->nstages = VIEW_MAX_STAGES;
