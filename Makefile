@@ -61,9 +61,13 @@ VIEW_APP_SRC := $(wildcard cmd/tmaview/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench_*.c)
 HW_CU_SRC    := $(wildcard hw/*.cu)
-# hw/sweep.c drives GPUs through the driver API: part of the tmahw command, not the host library
-HW_CMD_C_SRC := hw/sweep.c
-HW_C_SRC     := $(filter-out $(HW_CMD_C_SRC),$(wildcard hw/*.c))
+# hw/sweep.c drives GPUs through the driver API, hw/record_cmd.c runs applications under the
+# recorder, hw/record_cuda.c binds the recording buffers (driver API): part of the tmahw
+# command, not the host library; hw/record_inject.c is the recorder injected into
+# applications (libtmascope_inject.so, beside tmahw)
+HW_CMD_C_SRC := hw/sweep.c hw/record_cmd.c hw/record_cuda.c
+HW_INJ_C_SRC := hw/record_inject.c hw/record_cuda.c hw/record.c sim/err.c
+HW_C_SRC     := $(filter-out $(HW_CMD_C_SRC) hw/record_inject.c,$(wildcard hw/*.c))
 
 # include paths per layer
 INC_SIM  := -Isim
@@ -135,7 +139,7 @@ endif
 endif
 ifneq ($(NVCC),)
 ifneq ($(HW_CU_SRC),)
-ALL += $(BUILD)/rel/tmahw
+ALL += $(BUILD)/rel/tmahw $(BUILD)/rel/libtmascope_inject.so $(BUILD)/rel/examples/hand_tma $(BUILD)/rel/examples/hand_tma_norec
 endif
 endif
 
@@ -171,7 +175,7 @@ $(BUILD)/rel/obj/hwdesc/desc_yaml.o: sim/desc_yaml.c $(wildcard sim/*.h)
 hwdeps:
 	mkdir -p $(HWDEPS)/include $(HWDEPS)/lib
 	cp /usr/include/yaml.h $(HWDEPS)/include/ && cp $$(ls /usr/lib/*/libyaml.a | head -n1) $(HWDEPS)/lib/
-hw/run_kernel_str.c: hw/run_kernel.cuh hw/embed.sh
+hw/run_kernel_str.c: hw/run_kernel.cuh hw/record.cuh hw/embed.sh
 	sh hw/embed.sh
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
@@ -182,7 +186,22 @@ $(BUILD)/rel/obj/hwcmd/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)
 $(BUILD)/rel/tmahw: $(HW_CU_SRC:%.cu=$(BUILD)/rel/obj/%.o) $(HW_CMD_C_SRC:hw/%.c=$(BUILD)/rel/obj/hwcmd/%.o) $(BUILD)/rel/libtmahw.a \
                    $(BUILD)/rel/obj/hwdesc/desc_yaml.o $(BUILD)/rel/libtmasim.a
 	$(NVCC) $(NVFLAGS) $^ -o $@ $(HW_LIBS) $(HW_YAML_LIBS)
-hw: $(BUILD)/rel/tmahw
+# the recorder `tmahw record` injects (position-independent; CUDA driver and CUPTI only)
+$(BUILD)/rel/obj/hwinj/%.o: %.c $(wildcard hw/*.h sim/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_rel) -fPIC -fvisibility=hidden -Isim -Ihw -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -c $< -o $@
+$(BUILD)/rel/libtmascope_inject.so: $(HW_INJ_C_SRC:%.c=$(BUILD)/rel/obj/hwinj/%.o)
+	$(CC) -shared $^ -o $@ -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/extras/CUPTI/lib64 -lcupti -lcuda \
+	  -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/extras/CUPTI/lib64
+# the hand-written example (examples/hand_tma.cu, hw/record.cuh), with and without recording
+EXAMPLE_BIN := $(BUILD)/rel/examples/hand_tma $(BUILD)/rel/examples/hand_tma_norec
+$(BUILD)/rel/examples/hand_tma: examples/hand_tma.cu hw/record.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O2 -lineinfo -gencode=arch=compute_90a,code=sm_90a -Ihw $< -o $@ -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(BUILD)/rel/examples/hand_tma_norec: examples/hand_tma.cu hw/record.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O2 -lineinfo -gencode=arch=compute_90a,code=sm_90a -Ihw -DTMASCOPE_RECORD=0 $< -o $@ -L$(CUDA_HOME)/lib64/stubs -lcuda
+hw: $(BUILD)/rel/tmahw $(BUILD)/rel/libtmascope_inject.so $(EXAMPLE_BIN)
 
 # ---------------------------------------------------------------- fuzzing (tests/fuzz/README.md)
 # One harness per input surface. With gcc (build/san) each links replay_main.c and runs

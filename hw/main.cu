@@ -21,6 +21,7 @@
 #include "hw.h"
 #include "run.h"
 #include "calib.h"
+#include "hw_record.h"
 #include "hw_sweep.h"
 int hw_cmd_wgmma_record(int argc, char **argv);
 #include "tm_flags.h"
@@ -827,6 +828,7 @@ int main(int argc, char **argv)
                 "  corpus    sizes of the validation corpus and the model's view of it (no GPU needed)\n"
                 "  smoke     one layout case, four bank instructions (quick check of the device)\n"
                 "  run       a pipeline description (examples/*.yaml) as a real kernel: checked, timed, traced\n"
+                "  record    -- APP ARGS: traces of APP's kernels built with hw/record.cuh (recorder injected)\n"
                 "  calibrate the simulator's timing parameters from microbenchmarks on this GPU (--params file)\n"
                 "  sweep     the best predicted points of `tmasim sweep -o FILE.csv` on every GPU of this host (or Slurm)\n"
                 "  wgmma-record  the shared address wgmma reads for each operand element, over the descriptor corpus\n\n"
@@ -848,6 +850,8 @@ int main(int argc, char **argv)
         return hw_cmd_run(argc - 1, argv + 1);
     if (!strcmp(c, "sweep"))
         return hw_cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(c, "record"))
+        return hw_cmd_record(argc - 1, argv + 1);
     if (!strcmp(c, "calibrate"))
         return hw_cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(c, "wgmma-record"))
@@ -858,6 +862,6 @@ int main(int argc, char **argv)
         return cmd_record_encode(argc - 1, argv + 1);
     if (!strcmp(c, "record-bank"))
         return cmd_record_bank(argc - 1, argv + 1);
-    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run sweep calibrate wgmma-record\n", c);
+    fprintf(stderr, "tmahw: command: '%s' is not one of: layout bank validate corpus smoke run record sweep calibrate wgmma-record\n", c);
     return EXIT_BAD_;
 }

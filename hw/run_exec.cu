@@ -6,7 +6,9 @@
  * 3. Tensors are filled on the host (run_ref_fill) and uploaded; maps are encoded with
  *    cuTensorMapEncodeTiled (multicast: one slice of the box per cluster rank).
  * 4. A globaltimer/CUPTI calibration kernel estimates the offset between the GPU's
- *    %globaltimer and CUPTI's activity timestamps.
+ *    %globaltimer and CUPTI's activity timestamps (record_cuda.h); the recorded variant's
+ *    event buffers are bound to its tmascope_rec (hw/record.cuh, one recording
+ *    implementation for these kernels and hand-written ones).
  * 5. Warm-up, then reps of both variants alternately, timed by CUPTI activity records
  *    (CONCURRENT_KERNEL); every launch's checksums are compared with the host reference.
  *    A hang (watchdog) stops after the first launch: the hang record and the simulator's
@@ -33,6 +35,7 @@
 #include "pipe.h"
 #include "pipe_plan.h"
 #include "prof.h"
+#include "record_cuda.h"
 #include "rfile.h"
 #include "run.h"
 #include "run_gen.h"
@@ -46,44 +49,19 @@ enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD = 2 };
 
 /* host mirror of the kernel's Params (hw/run_kernel.cuh): same order and sizes */
 struct kparams {
-    uint64_t cta_time, cta_sm, ev, evn, sums, sink, hang, arrivals;
+    uint64_t cta_time, cta_sm, sums, sink, hang, arrivals;
     uint64_t g[4];
     uint64_t timeout_ns;
 };
 
-__global__ void run_calib(unsigned long long *out)
+/* rec_cuda_calibrate's view of the CUPTI records gpu_time collects */
+int cupti_last(void *, uint64_t *start, uint64_t *end)
 {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    if (threadIdx.x == 0)
-        *out = t;
-}
-
-/* Offset between CUPTI timestamps and %globaltimer: median of (cupti start - globaltimer
- * read by the kernel's first instruction); spread = max - min. */
-int calibrate(int64_t *offset, int64_t *spread)
-{
-    unsigned long long *d = NULL, h = 0;
-    if (cudaMalloc(&d, 8) != cudaSuccess)
+    gt_kernel_time r;
+    if (gt_cupti_last(&r))
         return -1;
-    std::vector<int64_t> v;
-    for (int i = 0; i < 17; i++) {
-        run_calib<<<1, 32>>>(d);
-        if (cudaDeviceSynchronize() != cudaSuccess)
-            break;
-        gt_kernel_time r;
-        if (gt_cupti_last(&r))
-            continue;
-        cudaMemcpy(&h, d, 8, cudaMemcpyDeviceToHost);
-        if (i > 0)
-            v.push_back((int64_t)r.start - (int64_t)h);
-    }
-    cudaFree(d);
-    if (v.empty())
-        return -1;
-    std::sort(v.begin(), v.end());
-    *offset = v[v.size() / 2];
-    *spread = v.back() - v.front();
+    *start = r.start;
+    *end = r.end;
     return 0;
 }
 
@@ -111,7 +89,7 @@ struct runner {
     compiled rec, norec;
     CUtensorMap maps[5];
     kparams kp;
-    CUdeviceptr hang, arrivals, evn;
+    CUdeviceptr hang, arrivals;
     uint32_t arrivals_bytes;
     CUdeviceptr store_out = 0;     /* zeroed before every launch: reductions add into it */
     size_t store_bytes = 0;
@@ -846,21 +824,30 @@ int hw_cmd_run(int argc, char **argv)
     CUdeviceptr store_out = R.store_out;
     size_t store_bytes = R.store_bytes;
     const uint32_t nw = d.ctas * g.nwarps;
-    CUdeviceptr p_time, p_sm, p_ev, p_evn, p_sums, p_sink;
-    size_t ev_bytes = (size_t)nw * g.ev_cap * sizeof(run_raw_ev);
+    CUdeviceptr p_time, p_sm, p_sums, p_sink;
     R.arrivals_bytes = d.ctas * 2 * d.stages * 4 * 4;
-    if (cuMemAlloc(&p_time, (size_t)d.ctas * 32) || cuMemAlloc(&p_sm, (size_t)d.ctas * 4) || cuMemAlloc(&p_ev, ev_bytes) ||
-        cuMemAlloc(&p_evn, (size_t)nw * 4) || cuMemAlloc(&p_sums, (size_t)nw * 4) || cuMemAlloc(&p_sink, (size_t)nw * 4) ||
+    if (cuMemAlloc(&p_time, (size_t)d.ctas * 32) || cuMemAlloc(&p_sm, (size_t)d.ctas * 4) ||
+        cuMemAlloc(&p_sums, (size_t)nw * 4) || cuMemAlloc(&p_sink, (size_t)nw * 4) ||
         cuMemAlloc(&R.hang, 32) || cuMemAlloc(&R.arrivals, R.arrivals_bytes)) {
-        fprintf(stderr, "tmahw run: out of device memory for the event buffer (%zu bytes)\n", ev_bytes);
+        fprintf(stderr, "tmahw run: out of device memory for the kernel's buffers\n");
         return EXIT_BAD;
     }
-    cuMemsetD32(p_evn, 0, nw);
-    R.evn = p_evn;
+    /* the recorded variant's event buffers (hw/record.cuh's tmascope_rec) */
+    rec_cuda recbuf = {};
+    {
+        CUdeviceptr sym = 0;
+        int src = rec_cuda_symbol(R.rec.mod, &sym, msg, sizeof msg);
+        if (src == 0 && rec_cuda_bind(&recbuf, sym, d.ctas, g.nwarps, g.ev_cap, msg, sizeof msg))
+            src = -1;
+        if (src == 1 && record_level != 2)
+            snprintf(msg, sizeof msg, "the recorded kernel has no tmascope_rec");
+        if (src < 0 || (src == 1 && record_level != 2)) {
+            fprintf(stderr, "tmahw run: %s\n", msg);
+            return EXIT_BAD;
+        }
+    }
     R.kp.cta_time = p_time;
     R.kp.cta_sm = p_sm;
-    R.kp.ev = p_ev;
-    R.kp.evn = p_evn;
     R.kp.sums = p_sums;
     R.kp.sink = p_sink;
     R.kp.hang = R.hang;
@@ -878,7 +865,7 @@ int hw_cmd_run(int argc, char **argv)
         return EXIT_BAD;
     }
     int64_t gt_off = 0, gt_spread = -1;
-    int calib_ok = have_cupti && calibrate(&gt_off, &gt_spread) == 0;
+    int calib_ok = have_cupti && rec_cuda_calibrate(cupti_last, NULL, &gt_off, &gt_spread, msg, sizeof msg) == 0;
 
     /* ---- launches ---- */
     uint32_t hang_rec[8] = {0};
@@ -955,14 +942,18 @@ int hw_cmd_run(int argc, char **argv)
         over_arrival(&d, &R, arrival_finding, sizeof arrival_finding);
 
     /* ---- trace ---- */
-    std::vector<run_raw_ev> ev((size_t)nw * g.ev_cap);
-    std::vector<uint32_t> evn(nw), sm(d.ctas);
+    std::vector<uint32_t> sm(d.ctas);
     std::vector<uint64_t> ctime((size_t)d.ctas * 4);
-    cuMemcpyDtoH(ev.data(), p_ev, ev_bytes);
-    cuMemcpyDtoH(evn.data(), p_evn, (size_t)nw * 4);
     cuMemcpyDtoH(sm.data(), p_sm, (size_t)d.ctas * 4);
     cuMemcpyDtoH(ctime.data(), p_time, (size_t)d.ctas * 32);
-    run_raw raw = {ev.data(), evn.data(), ctime.data(), sm.data(), 0, 0};
+    rec_launch rl;
+    memset(&rl, 0, sizeof rl);
+    if (rec_cuda_fetch(&recbuf, &rl, msg, sizeof msg)) {
+        fprintf(stderr, "tmahw run: %s\n", msg);
+        return EXIT_BAD;
+    }
+    /* the recording's own clock pairs and SMs (hw/record.cuh) */
+    run_raw raw = {rl.ev, rl.evn, rl.cta_time, rl.cta_sm, 0, 0, rl.cap, g.nwarps, rl.stride};
     if (trace_ctas && trace_ctas < d.ctas)
         raw.trace_ctas = (trace_ctas + d.cluster - 1) / d.cluster * d.cluster;
     if (calib_ok && last_rec.start)
@@ -976,7 +967,10 @@ int hw_cmd_run(int argc, char **argv)
     trace tr;
     trace_init(&tr, TRACE_SRC_HW);
     uint32_t overflowed = 0;
-    if (run_ref_trace(&d, &g, &raw, &tr, &overflowed, &e) != ERR_OK) {
+    int trc = run_ref_trace(&d, &raw, &tr, &overflowed, &e);
+    rec_launch_free(&rl);
+    rec_cuda_free(&recbuf);
+    if (trc != ERR_OK) {
         fprintf(stderr, "tmahw run: trace: %s\n", e.detail);
         return EXIT_FINDING;
     }

@@ -145,19 +145,37 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
     return ERR_OK;
 }
 
+/* Bytes between the end of the stages and a ring of `ring` events per warp aligned to
+ * half a ring (hw/record.cuh): the stages end at smem_pad modulo 1024 in the kernel's
+ * 1024-aligned block; a half ring over 1024 bytes may need up to itself. */
+static uint32_t ring_slack(const run_gen_info *g, uint32_t ring)
+{
+    uint32_t half = ring * 8u;
+    return half <= 1024u ? (half - g->smem_pad % half) % half : half;
+}
+
 /* The event ring: a power of two of events per warp, in the CTA's share of the SM's
  * shared memory after the stages. The CTA requests its whole share, so that exactly
- * ctas_per_sm CTAs are resident on an SM, and both kernel variants request the same. */
-static void prepare_ring(const pipe_desc *d, run_gen_info *g)
+ * ctas_per_sm CTAs are resident on an SM, and both kernel variants request the same. A
+ * ring larger than ev_cap holds every event of the warp (no per-event check). */
+static int prepare_ring(const pipe_desc *d, run_gen_info *g, err_info *e)
 {
     uint64_t cap = (uint64_t)d->iterations * (8u + d->ntensors + d->cluster) + 16u;
     g->ev_cap = (uint32_t)(cap > (1u << 26) ? (1u << 26) : cap);
     uint32_t budget = pipe_rules_cta_smem_budget(d);
-    uint32_t fit = (budget - g->dyn_smem_bytes) / (g->nwarps * 16u), ring = PIPE_RING_MIN_EVENTS;
-    while (ring * 2u <= fit && ring < g->ev_cap)
+    uint64_t left = budget - g->dyn_smem_bytes, ring = PIPE_RING_MIN_EVENTS;
+    if ((uint64_t)g->nwarps * ring * 16u + ring_slack(g, (uint32_t)ring) > left)
+        return err_set(e, ERR_BAD_INPUT, "shared_memory_per_cta",
+                       "%s: a CTA's share of shared memory leaves %llu bytes after the stages; the recording rings "
+                       "(%u warps x %llu events of 16 bytes, aligned to half a ring) need %llu",
+                       d->file[0] ? d->file : d->name, (unsigned long long)left, g->nwarps, (unsigned long long)ring,
+                       (unsigned long long)(g->nwarps * ring * 16u + ring_slack(g, (uint32_t)ring)));
+    while ((uint64_t)g->nwarps * ring * 32u + ring_slack(g, (uint32_t)ring * 2u) <= left && ring <= g->ev_cap)
         ring *= 2u;
-    g->ring = ring;
+    g->ring = (uint32_t)ring;
+    g->ring_holds_all = g->ring > g->ev_cap;
     g->dyn_smem_bytes = budget;
+    return ERR_OK;
 }
 
 int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
@@ -189,9 +207,10 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
     }
     g->stage_bytes = pipe_plan_stage_stride(d);
     g->dyn_smem_bytes = pipe_rules_stage_smem(d);
-    prepare_ring(d, g);
-
-    int rc = prepare_reads(d, g, e);
+    int rc = prepare_ring(d, g, e);
+    if (rc)
+        return rc;
+    rc = prepare_reads(d, g, e);
     if (rc)
         return rc;
 
@@ -253,6 +272,10 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     sb_printf(&b, "#define PRODUCER_WAITS_FULL %d\n", d->producer_waits_full ? 1 : 0);
     sb_printf(&b, "#define STAGE_BYTES %u\n#define SMEM_PAD %u\n#define EV_CAP %u\n#define RING %uu\n", g->stage_bytes,
               g->smem_pad, g->ev_cap, g->ring);
+    /* the recording header's configuration, then its text (hw/record.cuh) */
+    sb_printf(&b, "#define TMASCOPE_RECORD TMAHW_RECORD\n#define TMASCOPE_WARPS %u\n#define TMASCOPE_RING_EVENTS %u\n"
+              "#define TMASCOPE_RING_HOLDS_ALL %d\n", g->nwarps, g->ring, g->ring_holds_all);
+    sb_printf(&b, "%s", record_header_text);
     int op = 2;
     switch (g->rd_op) {
     case BANK_OP_LDS32: op = 0; break;

@@ -31,6 +31,7 @@ typedef struct run_gen_info {
     uint32_t dyn_smem_bytes;       /* dynamic shared memory to request (alignment slack included) */
     uint32_t ev_cap;               /* events one warp may record */
     uint32_t ring;                 /* events per warp buffered in shared memory (after the stages) */
+    int ring_holds_all;            /* ring > ev_cap: the ring holds every event of a warp */
     /* consumer reads: the access generator's instructions, one chunk per consumer rank % share */
     int rd_probe;                  /* no reads described: one 16-byte probe load per lane (checksum only) */
     uint32_t rd_tensor;
@@ -68,8 +69,10 @@ uint32_t run_gen_tile_id(const pipe_desc *d, uint32_t cta, uint32_t iteration);
 /* Box-aligned coordinates of tile `id` of tensor t. */
 void run_gen_tile_coords(const pipe_desc *d, const run_gen_info *g, uint32_t t, uint32_t id, int32_t coords[TM_MAX_RANK]);
 
-/* The kernel body (hw/run_kernel.cuh as a string, hw/run_kernel_str.c). */
+/* The kernel body (hw/run_kernel.cuh as a string) and the recording header it uses
+ * (hw/record.cuh), both in hw/run_kernel_str.c. */
 extern const char run_kernel_body[];
+extern const char record_header_text[];
 
 #ifdef __cplusplus
 }

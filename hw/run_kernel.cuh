@@ -3,28 +3,23 @@
  * front of this text (see run_gen.h for the list), so every count, byte number, stage
  * and access offset is a compile-time constant of the generated kernel. The protocol is
  * the one sim/pipe.c simulates (examples/README.md): same barriers, same parities,
- * same order of arrivals, same event keys.
+ * same order of arrivals, same event keys. Events are recorded with hw/record.cuh, whose
+ * text run_gen.c puts in front of this one (with TMASCOPE_RECORD = TMAHW_RECORD, the ring
+ * size and the warp count of the description).
  * Embedded into tmahw as a C string by hw/embed.sh (hw/run_kernel_str.c). */
 
 /* u32 and u64 are typedef'd by the generated prologue (run_gen.c). */
 
 struct __align__(64) TMap { u64 w[16]; };   /* CUtensorMap: 128 opaque bytes */
 
-struct __align__(16) Ev {   /* one recorded event, 16 bytes; converted by the host (hw/run_ref.c) */
-    u32 t;             /* low 32 bits of clock64 (the host subtracts the CTA's start clock) */
-    u32 dur;           /* cycles, spans only */
-    u32 iter;
-    unsigned char kind, stage, flags, aux;
-};
-#define EVF_BLOCKED 1u   /* the wait's first try_wait failed: a stall */
-#define EVF_TIMEOUT 2u   /* the watchdog ended this wait */
-#define EVF_FULL 4u      /* the barrier is full[s] (else empty[s]) */
+/* raw record flags (record.cuh's TMASCOPE_F_*) */
+#define EVF_BLOCKED TMASCOPE_F_BLOCKED
+#define EVF_TIMEOUT TMASCOPE_F_TIMEOUT
+#define EVF_FULL TMASCOPE_F_FULL
 
 struct Params {
     u64 *cta_time;     /* per CTA: globaltimer, clock64 at start; globaltimer, clock64 at end */
     u32 *cta_sm;       /* per CTA: %smid */
-    Ev *ev;            /* per warp: EV_CAP events */
-    u32 *evn;          /* per warp: events written (may exceed EV_CAP: overflow) */
     u32 *sums;         /* per warp: checksum of the bytes read */
     float *sink;       /* per warp: math results (keeps the math alive) */
     u32 *hang;         /* [0] flag, cta, warp, barrier, phase, iteration, parity */
@@ -48,14 +43,6 @@ __device__ __forceinline__ u64 clk(void)
     u64 t;
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return t;
-}
-/* the low 32 bits of %clock64 (read with the fixed-latency CS2R; %clock is an S2R of
- * variable latency): event times are deltas from the CTA's start */
-__device__ __forceinline__ u32 clk32(void)
-{
-    u64 t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
-    return (u32)t;
 }
 __device__ __forceinline__ u32 smid(void)
 {
@@ -129,67 +116,28 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 }
 
 /* ---- recording ------------------------------------------------------------------ */
-/* REC(kind, stage, iter, flags, aux, t0, dur) writes one event; REC_IF only when `cond`.
- * Called by the whole warp (uniform): lane 0 stores the event into the warp's ring in
- * shared memory (RING events, after the stages), at the slot pointer, which every lane
- * advances. Shared stores, because a global store right before an mbarrier arrive
- * (release semantics) makes the arrive wait for the store to reach the L2: storing every
- * event to global memory cost 8-19% of the kernel time (an earlier version).
- * Deferred: the call sites read the clock where the event happens but write the event
- * after the arrive, copy issue or release that the other warps wait for, so neither the
- * stores nor their operands sit between a completed wait and the action it unblocks.
- * The ring is checked once per produce / consume / release step (RING_CHECK): when fewer
- * than EV_BATCH slots are left it is copied to global memory by the whole warp, as is the
- * rest at the end. TMAHW_RECORD 2 reads the clocks and stores nothing, 3 stores events
- * without reading the clock (overhead study). */
-#if TMAHW_RECORD == 2
-#define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
-#define RING_CHECK() do { } while (0)
-#define NOW() clk32()
-#elif TMAHW_RECORD
+/* REC(kind, stage, iter, flags, aux, t0, dur) writes one record (record.cuh's
+ * TMASCOPE_EVENT_AT); REC_IF only when `cond`. Called by the whole warp (uniform). The
+ * stage and barrier fields are left 0: the host numbers them from the iteration, as the
+ * simulator does. Deferred: the call sites read the clock where the event happens but
+ * write the record after the arrive, copy issue or release that the other warps wait
+ * for, so neither the stores nor their operands sit between a completed wait and the
+ * action it unblocks. The rings live in the dynamic shared memory after the stages; the
+ * generator sizes them to hold every event of a warp when the CTA's share of shared
+ * memory allows (TMASCOPE_RING_HOLDS_ALL: no per-event check, one copy at the end). */
 #define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                     \
     do {                                                                                                 \
-        const bool c_ = (cond_);                                                                         \
-        if (is_lane0 && c_)                                                                              \
-            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(evp),                          \
-                         "r"(TMAHW_RECORD == 3 ? 0u : (u32)(t0_)), "r"(TMAHW_RECORD == 3 ? 0u : (u32)(dur_)),       \
-                         "r"(iter_),                                                                     \
-                         "r"((u32)(kind_) | (u32)(flags_) << 16 | (u32)(aux_) << 24)); /* stage = iter % STAGES */ \
-        evp += c_ ? 16u : 0u;                                                                            \
+        if (cond_)                                                                                       \
+            TMASCOPE_EVENT_AT((t0_), (dur_), (kind_), 0u, (iter_), 0u, (flags_), (aux_));                \
     } while (0)
-/* events written between two ring checks, at most: a wait, expect_tx, a copy per tensor,
- * a read, the math, a store and the releases of every cluster rank for one iteration
- * (the final releases of a lagging consumer check per iteration too) */
-#define EV_BATCH (8u + NTENS + CLUSTER)
-#define RING_CHECK()                                                                                     \
-    do {                                                                                                 \
-        if (RING < EV_CAP && evp > ring_end - 16u * EV_BATCH) { /* compiled out when the ring holds every event */ \
-            const u32 n_ = (evp - ring) / 16u;                                                           \
-            ring_flush(ring, evbuf, flushed, n_, lane);                                                  \
-            flushed += n_;                                                                               \
-            evp = ring;                                                                                  \
-        }                                                                                                \
-    } while (0)
-#if TMAHW_RECORD == 3
-#define NOW() 0u
-#else
-#define NOW() clk32()
-#endif
-#else
-#define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_) do { } while (0)
-#define RING_CHECK() do { } while (0)
-#define NOW() 0u
-#endif
+#define NOW() TMASCOPE_NOW()
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) REC_IF(true, kind_, stage_, iter_, flags_, aux_, t0_, dur_)
 /* the event of a wait that stalled (WaitEv, filled by wait()) */
 #define WAIT_REC(w_, stage_, iter_, side_) REC_IF((w_).flags != 0u, K_WAIT, stage_, iter_, (w_).flags, side_, (w_).t0, (w_).dur)
 
 /* trace kinds (sim/trace.h) */
-#define K_TMA_ISSUE 0
 #define K_EXPECT_TX 3
 #define K_WAIT 6
-#define K_SMEM_READ 7
-#define K_MATH 8
 #define K_RELEASE 9
 #define K_CPASYNC_ISSUE 10
 #define K_TMA_STORE 11
@@ -276,26 +224,6 @@ __device__ __forceinline__ void tma_load(const TMap *m, u32 rank, const int *c, 
 #endif
 }
 
-#if TMAHW_RECORD
-/* Copies the n events of the ring (event numbers first .. first + n - 1, from the ring's
- * start) to the warp's global buffer. Not inlined: it runs about once per RING events,
- * and a copy at every check would only grow the hot loops. */
-__device__ __noinline__ void ring_flush(u32 ring, Ev *evbuf, u32 first, u32 n, u32 lane)
-{
-    __syncwarp();
-    for (u32 k = lane; k < n; k += 32) {
-        const u32 e = first + k;
-        if (e < EV_CAP) {
-            uint4 v;
-            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(ring + 16u * k) : "memory");
-            ((uint4 *)evbuf)[e] = v;
-        }
-    }
-    __syncwarp();
-}
-#endif
-
 /* ---- the kernel ------------------------------------------------------------------- */
 extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     tmahw_pipe(const __grid_constant__ TMap m0, const __grid_constant__ TMap m1, const __grid_constant__ TMap m2,
@@ -341,10 +269,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     const u32 clk0 = clk0_s;
     (void)clk0;
 #if TMAHW_RECORD
-    Ev *evbuf = p.ev + (u64)gw * EV_CAP;
-    const u32 ring = base + STAGES * STAGE_BYTES + warp * RING * 16u, ring_end = ring + RING * 16u;
-    u32 evp = ring, flushed = 0;   /* next slot; events already copied to global memory */
-    const bool is_lane0 = lane == 0;
+    /* the rings after the stages, aligned to half a ring (run_gen.c budgets the slack) */
+    __shared__ __align__(16) unsigned char rec_hdr[TMASCOPE_HDR_BYTES];
+    TMASCOPE_BEGIN_AT((base + STAGES * STAGE_BYTES + RING * 8u - 1u) & ~(RING * 8u - 1u), smem_u32(rec_hdr));
 #endif
     u32 sum = 0;
     float sink = 0.f;
@@ -453,12 +380,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 if (lane == 0)
                     tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
             }
-            /* the events, after the copies are under way */
+            /* the events, after the copies are under way: the expect_tx and the
+             * copies in one record */
             WAIT_REC(w, s, j, 1);
-            REC(K_EXPECT_TX, s, j, EVF_FULL, 0, t, 0);
-#pragma unroll
-            for (u32 t_ = 0; t_ < NTENS; t_++)
-                REC(K_TMA_ISSUE, s, j, 0, t_, ti[t_], 0);
+            TMASCOPE_PRODUCED(t, ti[0], ti[NTENS - 1], j);
             (void)t;
             (void)ti;
         }
@@ -511,7 +436,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         }
 #endif
         (void)w;
-        RING_CHECK();
         return 0;
     };
 
@@ -523,9 +447,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         off[q] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_N + q) * 32 + lane] : 0u;
     u32 released = 0;
     u32 rdep = 0;
-    /* tail: the releases after the last iteration, with a ring check per iteration (in
-     * the loop, consume's check covers them) */
-    auto release_upto = [&](u32 upto, bool tail) {
+    /* the releases of the iterations before `upto` not released yet */
+    auto release_upto = [&](u32 upto) {
 #if !NEVER_RELEASE
         for (; released < upto; released++) {
             const u32 it = released, s = it % STAGES;
@@ -561,13 +484,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 (void)t;
 #endif
             }
-            if (tail)
-                RING_CHECK();
         }
 #else
         (void)upto;
 #endif
-        (void)tail;
     };
 
     auto consume = [&](u32 i) -> int {
@@ -715,18 +635,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #endif
 #if !CP_GROUPS
         if ((int)i - (int)RELEASE_LAG >= 0)
-            release_upto(i - RELEASE_LAG + 1, false);
+            release_upto(i - RELEASE_LAG + 1);
 #endif
         /* the events of the wait, the read and the math (the math starts where the read
-         * ends), after the release the producer waits for */
+         * ends; one record), after the release the producer waits for */
         WAIT_REC(w, s, i, 0);
-        REC_IF(!RD_PROBE, K_SMEM_READ, s, i, 0, 0, t_rd, te_rd - t_rd);
-        REC_IF(MATH != 0, K_MATH, s, i, 0, 0, te_rd, te_m - te_rd);
+        TMASCOPE_CONSUMED(t_rd, te_rd, MATH != 0 ? te_m : te_rd, i);
         REC_IF(st_ev, K_TMA_STORE, s, i, 0, 0, t_st, te_st - t_st);
         (void)t_st;
         (void)te_st;
         (void)st_ev;
-        RING_CHECK();
         (void)w;
         (void)t_rd;
         (void)te_rd;
@@ -743,7 +661,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         for (u32 i = 0; i < ITERS && !stop; i++)
             stop = consume(i);
         if (!stop)
-            release_upto(ITERS, true);
+            release_upto(ITERS);
     }
 #elif CP_GROUPS
     /* commit groups (the guide's __pipeline_commit / __pipeline_wait_prior): prologue
@@ -756,7 +674,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         asm volatile("cp.async.commit_group;" ::: "memory");
         if (j < ITERS)
             REC(K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, ti, 0);
-        RING_CHECK();
         (void)ti;
     }
     for (u32 i = 0; i < ITERS; i++) {
@@ -789,7 +706,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 stop = consume(i);
         }
         if (!stop)
-            release_upto(ITERS, true);
+            release_upto(ITERS);
     }
 #endif
 
@@ -802,16 +719,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
-#if TMAHW_RECORD
-    const u32 evn_local = flushed + (evp - ring) / 16u;
-    ring_flush(ring, evbuf, flushed, (evp - ring) / 16u, lane);   /* the rest of the ring */
-#endif
+    TMASCOPE_END();   /* the rest of each ring, the counts, the CTA's clock pairs */
     if (lane == 0) {
         p.sums[gw] = sum;
         p.sink[gw] = sink;
-#if TMAHW_RECORD
-        p.evn[gw] = evn_local;
-#endif
     }
     __syncthreads();
 #if CLUSTER > 1

@@ -234,167 +234,212 @@ uint64_t run_ref_check_stores(const pipe_desc *d, const run_gen_info *g, const u
 
 /* ---------------------------------------------------------------- trace conversion */
 enum { RAW_TMA_ISSUE = 0, RAW_STAS_FLIGHT = 1, RAW_EXPECT_TX = 3, RAW_WAIT = 6, RAW_SMEM_READ = 7, RAW_MATH = 8,
-       RAW_RELEASE = 9, RAW_CPASYNC_ISSUE = 10, RAW_TMA_STORE = 11 };
+       RAW_RELEASE = 9, RAW_CPASYNC_ISSUE = 10, RAW_TMA_STORE = 11, RAW_CONSUMED = RUN_KIND_CONSUMED,
+       RAW_PRODUCED = RUN_KIND_PRODUCED };
 
-int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw, trace *out, uint32_t *overflowed,
-                  err_info *e)
+/* a record with its kind and flags apart; t and dur in SM cycles */
+typedef struct raw_rec {
+    uint32_t t, dur, iter;
+    uint8_t kind, flags, stage, aux;
+} raw_rec;
+#define RAW_EXPAND_MAX (DESC_MAX_TENSORS + 1)
+
+/* One device record as the events it stands for (hw/record.cuh): a consumed stage is its
+ * read and its math (those the description has), a produced stage its expect_tx and one
+ * issue per tensor, spread evenly from the first issue to the last. Every event's stage
+ * is its iteration's. Returns the number of events. */
+static uint32_t expand(const run_raw_ev *ev, const pipe_desc *d, raw_rec out[RAW_EXPAND_MAX])
 {
-    const uint32_t S = d->stages, nw = g->nwarps;
+    const raw_rec r = {ev->t, ev->dur, ev->iter, (uint8_t)(ev->kind_flags & 15u), (uint8_t)(ev->kind_flags >> 4),
+                       (uint8_t)(ev->iter % d->stages), ev->aux};
+    const uint32_t hi = (uint32_t)ev->stage | (uint32_t)ev->barrier << 8 | (uint32_t)ev->aux << 16;   /* bits 8..31 */
+    uint32_t n = 0;
+    if (r.kind == RAW_CONSUMED) {
+        if (d->reads_enabled)
+            out[n++] = (raw_rec){r.t, r.dur, r.iter, RAW_SMEM_READ, 0, r.stage, 0};
+        if (d->math != PIPE_MATH_NONE)
+            out[n++] = (raw_rec){r.t + r.dur, hi, r.iter, RAW_MATH, 0, r.stage, 0};
+        return n;
+    }
+    if (r.kind == RAW_PRODUCED) {
+        out[n++] = (raw_rec){r.t, 0, r.iter, RAW_EXPECT_TX, RUN_EVF_FULL, r.stage, 0};
+        const uint32_t nt = d->ntensors ? d->ntensors : 1;
+        for (uint32_t k = 0; k < nt; k++)
+            out[n++] = (raw_rec){r.t + r.dur + (nt > 1 ? (uint32_t)((uint64_t)hi * k / (nt - 1)) : 0u), 0, r.iter,
+                                 RAW_TMA_ISSUE, 0, r.stage, (uint8_t)k};
+        return n;
+    }
+    out[0] = r;
+    return 1;
+}
+
+/* The stage was seen full at the end of a consumer's stalled wait, or (no stall) at the
+ * latest when a consumer read, computed or released it: INT64_MAX when r says nothing. */
+static int64_t seen_full(const pipe_desc *d, const raw_rec *r, int64_t t, int64_t dur)
+{
+    if (r->kind == RAW_WAIT && (r->flags & RUN_EVF_FULL) && !(r->flags & RUN_EVF_TIMEOUT) &&
+        (d->cpasync_groups || r->aux == 0))
+        return t + dur;
+    if (r->kind == RAW_SMEM_READ || r->kind == RAW_MATH || r->kind == RAW_RELEASE)
+        return t;
+    return INT64_MAX;
+}
+
+/* The trace event(s) of one record: te has the time, CTA, SM, warp, role and kind set;
+ * flight_end is when the CTA's consumers saw the stage full. */
+static int emit(const pipe_desc *d, const raw_rec *r, trace_event te, int64_t dur, int64_t flight_end, trace *out,
+                err_info *e)
+{
+    const uint32_t S = d->stages, k_ = r->iter / S, c = te.cta, base = c - c % d->cluster;
+    const int64_t t = te.t_ns;
+    switch (r->kind) {
+    case RAW_WAIT: {
+        if (!(r->flags & (RUN_EVF_BLOCKED | RUN_EVF_TIMEOUT)))
+            return ERR_OK;
+        int full = (r->flags & RUN_EVF_FULL) != 0;
+        te.dur_ns = (uint32_t)dur;
+        te.barrier = (uint8_t)(full ? r->stage : S + r->stage);
+        /* producer-side waits (aux 1) are for the stage's previous phase */
+        te.phase = (uint16_t)(r->aux ? (k_ ? k_ - 1 : 0) : k_);
+        if (d->cpasync_groups) {   /* sim numbering: wait_group 2S, bar.sync 2S+1 */
+            te.barrier = (uint8_t)(2 * S + (r->aux ? 1u : 0u));
+            te.phase = 0;
+        }
+        te.flags = (uint8_t)((full ? TRACE_FLAG_FULL_BARRIER : 0) | (r->flags & RUN_EVF_TIMEOUT ? TRACE_FLAG_TIMEOUT : 0));
+        break;
+    }
+    case RAW_EXPECT_TX:
+        if (r->aux)
+            te.cta = (uint16_t)(base + ((c - base) ^ 1u));
+        te.bytes = d->expect_tx;
+        te.barrier = r->stage;
+        te.phase = (uint16_t)k_;
+        te.flags = TRACE_FLAG_FULL_BARRIER | (r->aux ? TRACE_FLAG_REMOTE : 0);
+        break;
+    case RAW_TMA_ISSUE: {
+        uint32_t tx = r->aux < d->ntensors ? d->tensors[r->aux].tx_bytes : 0;
+        te.bytes = d->multicast ? tx / d->cluster : tx;
+        te.barrier = r->stage;
+        te.phase = (uint16_t)k_;
+        te.flags = d->multicast ? TRACE_FLAG_MULTICAST : 0;
+        if (trace_push(out, &te, e) != ERR_OK)
+            return e ? e->code : ERR_IO;
+        te.kind = TRACE_TMA_FLIGHT;
+        te.flags |= TRACE_FLAG_FULL_BARRIER;
+        te.dur_ns = flight_end != INT64_MAX && flight_end > t ? (uint32_t)(flight_end - t) : 0;
+        break;
+    }
+    case RAW_CPASYNC_ISSUE:
+        te.bytes = d->copy_bytes / d->consumer_warps;
+        te.barrier = d->cpasync_groups ? (uint8_t)(2 * S) : r->stage;
+        te.phase = d->cpasync_groups ? 0 : (uint16_t)k_;
+        if (trace_push(out, &te, e) != ERR_OK)
+            return e ? e->code : ERR_IO;
+        te.kind = TRACE_TMA_FLIGHT;
+        te.flags = TRACE_FLAG_FULL_BARRIER;
+        te.dur_ns = flight_end != INT64_MAX && flight_end > t ? (uint32_t)(flight_end - t) : 0;
+        break;
+    case RAW_STAS_FLIGHT:
+        te.kind = TRACE_TMA_FLIGHT;
+        te.cta = (uint16_t)(base + ((c - base) ^ 1u));
+        te.bytes = d->copy_bytes;
+        te.barrier = r->stage;
+        te.phase = (uint16_t)k_;
+        te.dur_ns = (uint32_t)dur;
+        te.flags = TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE;
+        break;
+    case RAW_SMEM_READ:
+        te.dur_ns = (uint32_t)dur;
+        te.bytes = (uint32_t)d->read_bytes;
+        te.barrier = r->stage;
+        te.phase = (uint16_t)k_;
+        break;
+    case RAW_MATH:
+        te.dur_ns = (uint32_t)dur;
+        break;
+    case RAW_RELEASE:
+        te.cta = (uint16_t)(base + r->aux);
+        te.barrier = (uint8_t)(S + r->stage);
+        te.phase = (uint16_t)k_;
+        te.flags = te.cta != c ? TRACE_FLAG_REMOTE : 0;
+        break;
+    case RAW_TMA_STORE:
+        te.dur_ns = (uint32_t)dur;
+        te.bytes = d->store_bytes;
+        te.flags = d->store_reduce != PIPE_REDUCE_NONE ? TRACE_FLAG_REDUCE : 0;
+        break;
+    default:
+        return ERR_OK;
+    }
+    return trace_push(out, &te, e) != ERR_OK ? (e ? e->code : ERR_IO) : ERR_OK;
+}
+
+int run_ref_trace(const pipe_desc *d, const run_raw *raw, trace *out, uint32_t *overflowed, err_info *e)
+{
+    const uint32_t nw = raw->nwarps;
     *overflowed = 0;
     /* when each CTA's consumers first saw full[s] of an iteration complete: the end of
      * the copies' flight as the hardware lets us observe it (an upper bound when no
      * consumer was waiting) */
     int64_t *seen = malloc(sizeof *seen * (size_t)d->ctas * d->iterations);
-    if (!seen)
-        return err_set(e, ERR_IO, "out_of_memory", "trace conversion");
-    for (size_t k = 0; k < (size_t)d->ctas * d->iterations; k++)
-        seen[k] = INT64_MAX;
     double *npc = malloc(sizeof *npc * d->ctas);
-    if (!npc) {
+    if (!seen || !npc) {
         free(seen);
+        free(npc);
         return err_set(e, ERR_IO, "out_of_memory", "trace conversion");
     }
+    for (size_t k = 0; k < (size_t)d->ctas * d->iterations; k++)
+        seen[k] = INT64_MAX;
     for (uint32_t c = 0; c < d->ctas; c++) {
         const uint64_t *ct = raw->cta_time + 4 * (size_t)c;
         npc[c] = ct[3] > ct[1] && ct[2] > ct[0] ? (double)(ct[2] - ct[0]) / (double)(ct[3] - ct[1]) : 1.0 / 1.98;
     }
-#define T_NS(c, cyc) ((int64_t)raw->cta_time[4 * (size_t)(c)] + (int64_t)((double)(cyc) * npc[c]) - raw->gt_to_kernel_ns)
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t c = 0; c < d->ctas; c++)
-            for (uint32_t w = 0; w < nw; w++) {
+    int rc = ERR_OK;
+    for (int pass = 0; pass < 2 && rc == ERR_OK; pass++)
+        for (uint32_t c = 0; c < d->ctas && rc == ERR_OK; c++)
+            for (uint32_t w = 0; w < nw && rc == ERR_OK; w++) {
                 if (pass == 1 && raw->trace_ctas && c >= raw->trace_ctas)
                     break;
                 size_t gw = (size_t)c * nw + w;
                 uint32_t n = raw->evn[gw];
-                if (n > g->ev_cap) {
+                if (n == RUN_EVN_UNRECORDED || n > raw->ev_cap) {
                     if (pass == 0)
                         (*overflowed)++;
-                    n = g->ev_cap;
+                    n = n == RUN_EVN_UNRECORDED ? 0 : raw->ev_cap;
                 }
-                const run_raw_ev *ev = raw->ev + gw * g->ev_cap;
-                uint8_t role = (uint8_t)pipe_plan_role(d, w);
-                uint32_t base = c - c % d->cluster;
-                for (uint32_t k = 0; k < n; k++) {
-                    run_raw_ev rr = ev[k];
-                    const run_raw_ev *r = &rr;
-                    if (r->iter >= d->iterations)
-                        continue;
-                    rr.stage = (uint8_t)(r->iter % S);   /* every event's stage is its iteration's */
-                    /* r->t: low 32 bits of the SM clock; the CTA's start clock is cta_time[1] */
-                    uint32_t cyc = r->t - (uint32_t)raw->cta_time[4 * (size_t)c + 1];
-                    int64_t t = T_NS(c, cyc), dur = (int64_t)((double)r->dur * npc[c] + 0.5);
-                    if (pass == 0) {
-                        /* the stage was seen full at the end of a consumer's stalled wait,
-                         * or (no stall) at the latest when a consumer read, computed or
-                         * released it */
-                        int64_t obs = INT64_MAX;
-                        if (r->kind == RAW_WAIT && (r->flags & RUN_EVF_FULL) && !(r->flags & RUN_EVF_TIMEOUT) &&
-                            (d->cpasync_groups || r->aux == 0))
-                            obs = t + dur;
-                        else if (r->kind == RAW_SMEM_READ || r->kind == RAW_MATH || r->kind == RAW_RELEASE)
-                            obs = t;
-                        int64_t *s = &seen[(size_t)c * d->iterations + r->iter];
-                        if (obs < *s)
-                            *s = obs;
-                        continue;
-                    }
-                    uint32_t k_ = r->iter / S;
-                    trace_event te = {.t_ns = t < 0 ? 0 : t, .iteration = r->iter, .cta = (uint16_t)c,
-                                      .sm = (uint8_t)raw->cta_sm[c], .warp = (uint8_t)w, .role = role,
-                                      .stage = r->stage, .kind = r->kind, .source = TRACE_SRC_HW};
-                    int64_t flight_end = seen[(size_t)c * d->iterations + r->iter];
-                    switch (r->kind) {
-                    case RAW_WAIT: {
-                        if (!(r->flags & (RUN_EVF_BLOCKED | RUN_EVF_TIMEOUT)))
+                const run_raw_ev *ev = raw->ev + gw * (raw->ev_stride ? raw->ev_stride : raw->ev_cap);
+                const uint32_t clk0 = (uint32_t)raw->cta_time[4 * (size_t)c + 1];
+                for (uint32_t k = 0; k < n && rc == ERR_OK; k++) {
+                    raw_rec x[RAW_EXPAND_MAX];
+                    uint32_t nx = expand(&ev[k], d, x);
+                    for (uint32_t q = 0; q < nx && rc == ERR_OK; q++) {
+                        const raw_rec *r = &x[q];
+                        if (r->iter >= d->iterations)
                             continue;
-                        int full = (r->flags & RUN_EVF_FULL) != 0;
-                        te.dur_ns = (uint32_t)dur;
-                        te.barrier = (uint8_t)(full ? r->stage : S + r->stage);
-                        /* producer-side waits (aux 1) are for the stage's previous phase */
-                        te.phase = (uint16_t)(r->aux ? (k_ ? k_ - 1 : 0) : k_);
-                        if (d->cpasync_groups) {   /* sim numbering: wait_group 2S, bar.sync 2S+1 */
-                            te.barrier = (uint8_t)(2 * S + (r->aux ? 1u : 0u));
-                            te.phase = 0;
+                        /* r->t: low 32 bits of the SM clock; the CTA's start clock is cta_time[1] */
+                        int64_t t = (int64_t)raw->cta_time[4 * (size_t)c] + (int64_t)((double)(r->t - clk0) * npc[c]) -
+                                    raw->gt_to_kernel_ns;
+                        int64_t dur = (int64_t)((double)r->dur * npc[c] + 0.5);
+                        int64_t *sf = &seen[(size_t)c * d->iterations + r->iter];
+                        if (pass == 0) {
+                            int64_t obs = seen_full(d, r, t, dur);
+                            if (obs < *sf)
+                                *sf = obs;
+                            continue;
                         }
-                        te.flags = (uint8_t)((full ? TRACE_FLAG_FULL_BARRIER : 0) |
-                                             (r->flags & RUN_EVF_TIMEOUT ? TRACE_FLAG_TIMEOUT : 0));
-                        break;
+                        trace_event te = {.t_ns = t < 0 ? 0 : t, .iteration = r->iter, .cta = (uint16_t)c,
+                                          .sm = (uint8_t)raw->cta_sm[c], .warp = (uint8_t)w,
+                                          .role = (uint8_t)pipe_plan_role(d, w), .stage = r->stage, .kind = r->kind,
+                                          .source = TRACE_SRC_HW};
+                        rc = emit(d, r, te, dur, *sf, out, e);
                     }
-                    case RAW_EXPECT_TX:
-                        if (r->aux)
-                            te.cta = (uint16_t)(base + ((c - base) ^ 1u));
-                        te.bytes = d->expect_tx;
-                        te.barrier = r->stage;
-                        te.phase = (uint16_t)k_;
-                        te.flags = TRACE_FLAG_FULL_BARRIER | (r->aux ? TRACE_FLAG_REMOTE : 0);
-                        break;
-                    case RAW_TMA_ISSUE: {
-                        uint32_t tx = r->aux < d->ntensors ? d->tensors[r->aux].tx_bytes : 0;
-                        te.bytes = d->multicast ? tx / d->cluster : tx;
-                        te.barrier = r->stage;
-                        te.phase = (uint16_t)k_;
-                        te.flags = d->multicast ? TRACE_FLAG_MULTICAST : 0;
-                        if (trace_push(out, &te, e) != ERR_OK)
-                            goto fail;
-                        te.kind = TRACE_TMA_FLIGHT;
-                        te.flags |= TRACE_FLAG_FULL_BARRIER;
-                        te.dur_ns = flight_end != INT64_MAX && flight_end > t ? (uint32_t)(flight_end - t) : 0;
-                        break;
-                    }
-                    case RAW_CPASYNC_ISSUE:
-                        te.bytes = d->copy_bytes / d->consumer_warps;
-                        te.barrier = d->cpasync_groups ? (uint8_t)(2 * S) : r->stage;
-                        te.phase = d->cpasync_groups ? 0 : (uint16_t)k_;
-                        if (trace_push(out, &te, e) != ERR_OK)
-                            goto fail;
-                        te.kind = TRACE_TMA_FLIGHT;
-                        te.flags = TRACE_FLAG_FULL_BARRIER;
-                        te.dur_ns = flight_end != INT64_MAX && flight_end > t ? (uint32_t)(flight_end - t) : 0;
-                        break;
-                    case RAW_STAS_FLIGHT:
-                        te.kind = TRACE_TMA_FLIGHT;
-                        te.cta = (uint16_t)(base + ((c - base) ^ 1u));
-                        te.bytes = d->copy_bytes;
-                        te.barrier = r->stage;
-                        te.phase = (uint16_t)k_;
-                        te.dur_ns = (uint32_t)dur;
-                        te.flags = TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE;
-                        break;
-                    case RAW_SMEM_READ:
-                        te.dur_ns = (uint32_t)dur;
-                        te.bytes = (uint32_t)d->read_bytes;
-                        te.barrier = r->stage;
-                        te.phase = (uint16_t)k_;
-                        break;
-                    case RAW_MATH:
-                        te.dur_ns = (uint32_t)dur;
-                        break;
-                    case RAW_RELEASE:
-                        te.cta = (uint16_t)(base + r->aux);
-                        te.barrier = (uint8_t)(S + r->stage);
-                        te.phase = (uint16_t)k_;
-                        te.flags = te.cta != c ? TRACE_FLAG_REMOTE : 0;
-                        break;
-                    case RAW_TMA_STORE:
-                        te.dur_ns = (uint32_t)dur;
-                        te.bytes = d->store_bytes;
-                        te.flags = d->store_reduce != PIPE_REDUCE_NONE ? TRACE_FLAG_REDUCE : 0;
-                        break;
-                    default:
-                        continue;
-                    }
-                    if (trace_push(out, &te, e) != ERR_OK)
-                        goto fail;
                 }
             }
-#undef T_NS
     free(seen);
     free(npc);
+    if (rc != ERR_OK)
+        return rc;
     out->truncated = *overflowed != 0;
     trace_sort(out);
     return ERR_OK;
-fail:
-    free(seen);
-    free(npc);
-    return e ? e->code : ERR_IO;
 }

@@ -34,14 +34,24 @@ uint64_t run_ref_check_stores(const pipe_desc *d, const run_gen_info *g, const u
 
 /* ---- raw records -> trace ---------------------------------------------------------- */
 
-/* One device record (the Ev struct of hw/run_kernel.cuh). */
+/* One device record, 16 bytes (hw/record.cuh): t, dur, iter, then kind | flags << 4,
+ * stage, barrier, aux. */
 typedef struct run_raw_ev {
     uint32_t t, dur, iter;     /* t: low 32 bits of clock64; dur: cycles */
-    uint8_t kind, stage, flags, aux;   /* stage: not written by the kernel (iteration % stages) */
+    uint8_t kind_flags;        /* kind (low 4 bits) | RUN_EVF_* << 4 */
+    uint8_t stage, barrier;    /* as recorded; tmahw run's kernels leave 0 (numbered from the iteration) */
+    uint8_t aux;               /* tensor (tma_issue), cluster rank (release), 1: producer side (wait) or remote (expect_tx) */
 } run_raw_ev;
+/* record kinds beyond the trace's: two events in one record (TMASCOPE_CONSUMED: read and
+ * math, the math's cycles in bits 8..31 of the last word; TMASCOPE_PRODUCED: expect_tx and
+ * the copies, issued from t + dur to t + dur + bits 8..31) */
+#define RUN_KIND_CONSUMED 12u
+#define RUN_KIND_PRODUCED 13u
 #define RUN_EVF_BLOCKED 1u
 #define RUN_EVF_TIMEOUT 2u
 #define RUN_EVF_FULL 4u
+/* evn of a warp that recorded nothing because the kernel's rings were for fewer warps */
+#define RUN_EVN_UNRECORDED 0xffffffffu
 
 typedef struct run_raw {
     const run_raw_ev *ev;      /* nwarps * ctas * ev_cap */
@@ -50,12 +60,16 @@ typedef struct run_raw {
     const uint32_t *cta_sm;
     int64_t gt_to_kernel_ns;   /* subtract from globaltimer to get ns from the kernel start (CUPTI) */
     uint32_t trace_ctas;       /* convert the events of CTAs below this only (0: all) */
+    uint32_t ev_cap;           /* records per warp the device buffer held (more written: overflow) */
+    uint32_t nwarps;           /* warps per CTA */
+    uint32_t ev_stride;        /* records per warp in ev (0: ev_cap) */
 } run_raw;
 
-/* Converts to trace events (source hw, the simulator's kinds and keys). Sets
- * *overflowed to the number of warps whose buffer overflowed. */
-int run_ref_trace(const pipe_desc *d, const run_gen_info *g, const run_raw *raw, trace *out, uint32_t *overflowed,
-                  err_info *e);
+/* Converts to trace events (source hw, the simulator's kinds and keys, the description's
+ * barrier numbering and bytes). Sets *overflowed to the number of warps whose buffer
+ * overflowed (or that recorded nothing: RUN_EVN_UNRECORDED); the trace is then flagged
+ * incomplete. */
+int run_ref_trace(const pipe_desc *d, const run_raw *raw, trace *out, uint32_t *overflowed, err_info *e);
 
 #ifdef __cplusplus
 }

@@ -319,20 +319,20 @@ Test(hw_run_ref, raw_records_to_events)
     uint32_t evn[8] = {0}, sm[2] = {5, 9};
     uint64_t ct[8] = {1000000, 0, 1002000, 2000, 1000000, 0, 1002000, 2000};   /* 1 ns per cycle */
     /* CTA 0 producer (warp 0): issue of tensor 0 at cycle 100, iteration 0 */
-    ev[0] = (run_raw_ev){.t = 100, .iter = 0, .kind = 0, .stage = 0, .aux = 0};
+    ev[0] = (run_raw_ev){.t = 100, .iter = 0, .kind_flags = 0, .stage = 0, .aux = 0};
     evn[0] = 1;
     /* CTA 0 consumer warp 1: wait on full[0] 150..400 (blocked), then a non-blocked one,
      * then a release of iteration 0 to cluster rank 1 */
     run_raw_ev *w1 = ev + 1 * g.ev_cap;
-    w1[0] = (run_raw_ev){.t = 150, .dur = 250, .iter = 0, .kind = 6, .stage = 0, .flags = RUN_EVF_BLOCKED | RUN_EVF_FULL};
-    w1[1] = (run_raw_ev){.t = 500, .dur = 5, .iter = 1, .kind = 6, .stage = 1, .flags = RUN_EVF_FULL};
-    w1[2] = (run_raw_ev){.t = 600, .iter = 0, .kind = 9, .stage = 0, .aux = 1};
+    w1[0] = (run_raw_ev){.t = 150, .dur = 250, .iter = 0, .kind_flags = 6 | (RUN_EVF_BLOCKED | RUN_EVF_FULL) << 4};
+    w1[1] = (run_raw_ev){.t = 500, .dur = 5, .iter = 1, .kind_flags = 6 | RUN_EVF_FULL << 4, .stage = 1};
+    w1[2] = (run_raw_ev){.t = 600, .iter = 0, .kind_flags = 9, .stage = 0, .aux = 1};
     evn[1] = 3;
-    run_raw raw = {ev, evn, ct, sm, 1000000, 0};
+    run_raw raw = {ev, evn, ct, sm, 1000000, 0, g.ev_cap, g.nwarps, 0};
     trace tr;
     trace_init(&tr, TRACE_SRC_HW);
     uint32_t over = 9;
-    cr_assert_eq(run_ref_trace(&d, &g, &raw, &tr, &over, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(run_ref_trace(&d, &raw, &tr, &over, &e), ERR_OK, "%s", e.detail);
     cr_expect_eq(over, 0);
     cr_assert_eq(tr.count, 4, "issue, flight, one wait, release: got %zu", tr.count);
     int kinds = 0;
@@ -364,9 +364,18 @@ Test(hw_run_ref, raw_records_to_events)
     evn[2] = g.ev_cap + 5;
     trace tr2;
     trace_init(&tr2, TRACE_SRC_HW);
-    cr_assert_eq(run_ref_trace(&d, &g, &raw, &tr2, &over, &e), ERR_OK);
+    cr_assert_eq(run_ref_trace(&d, &raw, &tr2, &over, &e), ERR_OK);
     cr_expect_eq(over, 1);
     cr_expect(tr2.truncated, "an overflow flags the trace incomplete");
+    /* a warp the kernel's rings had no room for: counted with the overflows */
+    evn[2] = 0;
+    evn[3] = RUN_EVN_UNRECORDED;
+    trace tr3;
+    trace_init(&tr3, TRACE_SRC_HW);
+    cr_assert_eq(run_ref_trace(&d, &raw, &tr3, &over, &e), ERR_OK);
+    cr_expect_eq(over, 1);
+    cr_expect(tr3.truncated);
+    trace_free(&tr3);
     trace_free(&tr);
     trace_free(&tr2);
     free(ev);

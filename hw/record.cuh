@@ -1,0 +1,388 @@
+/* record.cuh: per-warp event recording for CUDA kernels, in tmascope's trace format
+ * (traces/FORMAT.md). Header-only CUDA C++ that needs nothing beyond the toolkit: it
+ * compiles with nvcc and with NVRTC, for sm_90 (the ring is copied out with the bulk
+ * copy of the TMA unit).
+ *
+ * A kernel marks what its warps do: a TMA issue, a wait, a release, the reads and the
+ * math of a stage. Lane 0 of each warp writes one 16-byte record per event into the
+ * warp's ring in shared memory; a full half of the ring is copied to global memory with
+ * one cp.async.bulk (the warp does not wait for it), the rest at TMASCOPE_END. Times are
+ * the SM clock (the low 32 bits of %clock64, read with the fixed-latency CS2R); each CTA
+ * reads %globaltimer with its clock at its start and end, so that the host puts every
+ * SM's clock on one time axis and, with CUPTI, on the kernel's. TMASCOPE_RECORD 0
+ * compiles every macro to nothing (no shared memory, no instruction).
+ *
+ *     #include "record.cuh"
+ *     __global__ void k(...) {
+ *         TMASCOPE_BEGIN();                               // every thread, first
+ *         ...
+ *         TMASCOPE_WAIT_BEGIN(w);                         // a wait that may block
+ *         bool blocked = ...;                             // its first test_wait failed
+ *         ... try_wait loop ...
+ *         TMASCOPE_WAIT_END(w, blocked, stage, it, full_barrier_index, TMASCOPE_F_FULL);
+ *         TMASCOPE_SPAN_BEGIN(rd);
+ *         ... ld.shared ...
+ *         TMASCOPE_SPAN_END(rd, TMASCOPE_READ, stage, it, full_barrier_index);
+ *         TMASCOPE_EVENT(TMASCOPE_RELEASE, stage, it, empty_barrier_index);
+ *         ...
+ *         TMASCOPE_END();                                 // every thread, last
+ *     }
+ *
+ * Every macro is called by all 32 lanes of a warp together (warp-uniform control flow);
+ * a warp that leaves early calls TMASCOPE_END() first. TMASCOPE_NOW() and
+ * TMASCOPE_EVENT_AT() split reading the clock from writing the record, so that the store
+ * can follow the arrive or copy another warp waits for (what the generated kernels of
+ * `tmahw run` do).
+ *
+ * The buffers: the __device__ variable tmascope_rec (struct tmascope_dev), which a
+ * recorder sets before a launch (hw/record.h; `tmahw record -- ./app` does it for every
+ * launch of a kernel that has the variable, without the application's help). Left
+ * zero, the kernel writes its rings and copies nothing out. A warp writing more events
+ * than the buffer holds counts them all: the host reports the overflow and flags the
+ * trace incomplete.
+ *
+ * Configuration (define before the include):
+ *   TMASCOPE_RECORD       1 record (default), 0 compile out; 2 only read the clocks,
+ *                         3 only store (records without clock reads): overhead study
+ *   TMASCOPE_WARPS        warps per CTA the static rings are for (default 8); warps
+ *                         beyond record nothing and are reported by the host
+ *   TMASCOPE_RING_EVENTS  records per warp in shared memory, a power of two >= 32
+ *                         (default 64: 1 KB per warp)
+ *   TMASCOPE_RING_HOLDS_ALL  1: the kernel never writes more than TMASCOPE_RING_EVENTS - 1
+ *                         records per warp, so the per-event ring check is left out and
+ *                         the ring is copied once, at the end (tmahw run's kernels)
+ *   TMASCOPE_EXTERN       1 in all but one translation unit of a relocatable-device-code
+ *                         program (the variable is defined once)
+ */
+#ifndef TMASCOPE_RECORD_CUH
+#define TMASCOPE_RECORD_CUH
+
+#ifndef TMASCOPE_RECORD
+#define TMASCOPE_RECORD 1
+#endif
+#ifndef TMASCOPE_WARPS
+#define TMASCOPE_WARPS 8
+#endif
+#ifndef TMASCOPE_RING_EVENTS
+#define TMASCOPE_RING_EVENTS 64
+#endif
+#ifndef TMASCOPE_RING_HOLDS_ALL
+#define TMASCOPE_RING_HOLDS_ALL 0
+#endif
+
+/* Event kinds: the trace format's kind numbers (sim/trace.h). */
+#define TMASCOPE_TMA_ISSUE 0      /* instant: a TMA load (or a copy) issued; aux: tensor index */
+#define TMASCOPE_TMA_FLIGHT 1     /* span: a copy in flight (st.async: issue to the last store) */
+#define TMASCOPE_ARRIVE 2         /* instant: an arrive on a barrier */
+#define TMASCOPE_EXPECT_TX 3      /* instant: arrive.expect_tx; aux 1: on a cluster peer's barrier */
+#define TMASCOPE_WAIT 6           /* span: a wait that blocked; aux 1: for the stage's previous phase */
+#define TMASCOPE_READ 7           /* span: the shared-memory reads of a stage */
+#define TMASCOPE_MATH 8           /* span: the math on a stage */
+#define TMASCOPE_RELEASE 9        /* instant: the arrive that frees a stage; aux: the cluster rank released */
+#define TMASCOPE_CPASYNC_ISSUE 10 /* instant: cp.async copies of a stage issued */
+#define TMASCOPE_STORE 11         /* span: a TMA store, issue to its bulk wait */
+/* Two events in one record (TMASCOPE_CONSUMED, TMASCOPE_PRODUCED): the host numbers their
+ * stage and barriers from the iteration (iteration % stages with a description, else 0). */
+#define TMASCOPE_CONSUMED_KIND 12 /* a stage's read [t, t + dur) and math [t + dur, t + dur + w3 >> 8) */
+#define TMASCOPE_PRODUCED_KIND 13 /* expect_tx at t; the stage's copies issued from t + dur to t + dur + (w3 >> 8) */
+
+/* Record flags (4 bits). */
+#define TMASCOPE_F_BLOCKED 1u     /* a wait whose first probe failed: a stall */
+#define TMASCOPE_F_TIMEOUT 2u     /* a wait ended by a watchdog */
+#define TMASCOPE_F_FULL 4u        /* the barrier is a full barrier (else an empty one) */
+
+/* The barrier argument when the host is to number barriers as the simulator does from the
+ * description (full[s] = s, empty[s] = stages + s). */
+#define TMASCOPE_BAR_AUTO 255u
+
+/* One record, 16 bytes: t (SM clock, low 32 bits), dur (cycles; spans), iter, and
+ * kind | flags << 4 | stage << 8 | barrier << 16 | aux << 24. */
+#define TMASCOPE_WORD3(kind, flags, stage, barrier, aux)                                                        \
+    ((unsigned)(kind) | (unsigned)(flags) << 4 | ((unsigned)(stage) & 255u) << 8 | ((unsigned)(barrier) & 255u) << 16 | \
+     ((unsigned)(aux) & 255u) << 24)
+
+/* The per-launch buffers, set by the recorder (hw/record.h struct rec_dev mirrors it). */
+struct tmascope_dev {
+    unsigned long long ev;     /* uint4 records: [cta * nwarps + warp][cap] */
+    unsigned long long evn;    /* unsigned per warp: records written (> cap: overflow) */
+    unsigned long long cta;    /* per CTA 4 x u64: globaltimer, clock64 at start; at end */
+    unsigned long long sm;     /* unsigned per CTA: %smid */
+    unsigned cap;              /* records per warp that ev holds */
+    unsigned nwarps;           /* warps per CTA ev is laid out for */
+    unsigned nctas;            /* CTAs the buffers hold */
+    unsigned magic;            /* TMASCOPE_MAGIC once set */
+};
+#define TMASCOPE_MAGIC 0x746d7363u   /* "tmsc" */
+
+/* The shared header of a CTA: start pair, %smid; per warp its ring's start and the
+ * records copied out. */
+#define TMASCOPE_HDR_BYTES (32u + 8u * TMASCOPE_WARPS)
+#define TMASCOPE_RING_BYTES (16u * TMASCOPE_RING_EVENTS)
+
+#if TMASCOPE_RECORD
+
+#if TMASCOPE_EXTERN
+extern __device__ tmascope_dev tmascope_rec;
+#else
+__device__ tmascope_dev tmascope_rec;
+#endif
+
+/* A warp's recording state: the shared address of its next record (warp-uniform) and
+ * whether this thread is the warp's writer. */
+struct tmascope_warp {
+    unsigned p;
+    bool writer;
+};
+
+__device__ __forceinline__ unsigned tmascope_clock(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    return (unsigned)t;
+}
+__device__ __forceinline__ unsigned long long tmascope_gtimer(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ unsigned tmascope_clamp24(unsigned d) { return d < 0xffffffu ? d : 0xffffffu; }
+__device__ __forceinline__ unsigned tmascope_smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ unsigned tmascope_tid(void)
+{
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ __forceinline__ unsigned tmascope_cta(void)
+{
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+#if TMASCOPE_RECORD == 3
+#define TMASCOPE_NOW() 0u
+#else
+#define TMASCOPE_NOW() tmascope_clock()
+#endif
+
+/* Thread 0 keeps the CTA's start pair in the shared header (written to global memory at
+ * the end, so that no thread waits for a global load at the start); every warp's lane 0
+ * notes its ring's start and zeroes its count there. `rings` is aligned to half a ring
+ * (the per-event check is a mask of the address). */
+__device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned hdr)
+{
+    const unsigned tid = tmascope_tid(), warp = tid >> 5;
+    tmascope_warp w;
+    w.writer = (tid & 31u) == 0 && warp < TMASCOPE_WARPS;
+    w.p = rings + (warp < TMASCOPE_WARPS ? warp : 0u) * TMASCOPE_RING_BYTES;
+    if (tid == 0) {
+        const unsigned long long g = tmascope_gtimer();
+        unsigned long long c;
+        unsigned sm;
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        asm volatile("st.shared.v2.u64 [%0], {%1, %2};\n\tst.shared.u32 [%0+16], %3;" ::"r"(hdr), "l"(g), "l"(c), "r"(sm)
+                     : "memory");
+        /* the recorder's buffers are read at each copy-out: into L1 now */
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(&tmascope_rec));
+    }
+    if (w.writer)
+        asm volatile("st.shared.v2.u32 [%0], {%1, 0};" ::"r"(hdr + 32u + 8u * warp), "r"(w.p) : "memory");
+    return w;
+}
+
+/* Lane 0: copies n records at shared address src to the warp's buffer (as many as fit;
+ * all are counted) with one bulk copy, without waiting for it. */
+__device__ __forceinline__ void tmascope_copy_out(unsigned src, unsigned n, unsigned hdr)
+{
+    const unsigned warp = tmascope_tid() >> 5, cnt = hdr + 36u + 8u * warp;
+    unsigned done;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
+    const unsigned long long ev = tmascope_rec.ev;
+    const unsigned cap = tmascope_rec.cap, nw = tmascope_rec.nwarps;
+    if (tmascope_rec.magic == TMASCOPE_MAGIC && ev && warp < nw && done < cap) {
+        const unsigned k = n < cap - done ? n : cap - done;
+        const unsigned long long dst = ev + ((unsigned long long)(tmascope_cta() * nw + warp) * cap + done) * 16ull;
+        /* the ring was written through the generic proxy; the bulk copy reads it
+         * through the async proxy */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(16u * k)
+                     : "memory");
+    }
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+#if !TMASCOPE_RING_HOLDS_ALL
+/* Every lane, when p reached the end of a half: lane 0 copies that half out and, before
+ * the warp writes into the other half, waits until that half's earlier copy has read its
+ * source (issued half a ring ago: done). Returns p, wrapped at the ring's end. Not
+ * inlined: it runs once per half a ring, and one copy of it keeps the event sites short. */
+__device__ __noinline__ unsigned tmascope_half(unsigned p, unsigned hdr, bool writer)
+{
+    if (writer) {
+        tmascope_copy_out(p - TMASCOPE_RING_BYTES / 2u, TMASCOPE_RING_EVENTS / 2u, hdr);
+        asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    }
+    unsigned start;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * (tmascope_tid() >> 5)) : "memory");
+    return p == start + TMASCOPE_RING_BYTES ? start : p;
+}
+#endif
+
+/* One record (every lane calls; lane 0 stores). */
+__device__ __forceinline__ void tmascope_put(tmascope_warp &w, unsigned hdr, unsigned t, unsigned dur, unsigned iter,
+                                             unsigned word3)
+{
+#if TMASCOPE_RECORD != 2
+    if (w.writer)
+        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(w.p), "r"(t), "r"(dur), "r"(iter), "r"(word3));
+    w.p += 16u;
+#if !TMASCOPE_RING_HOLDS_ALL
+    if ((w.p & (TMASCOPE_RING_BYTES / 2u - 1u)) == 0u)
+        w.p = tmascope_half(w.p, hdr, w.writer);
+#endif
+#else
+    (void)w;
+    (void)hdr;
+    (void)dur;
+    (void)iter;
+    (void)word3;
+    asm volatile("" ::"r"(t));   /* keeps the clock read */
+#endif
+}
+
+/* Every thread: each warp's lane 0 copies the rest of its ring and writes its count;
+ * thread 0 writes the CTA's clock pairs and %smid. Waits for the copies (the shared
+ * memory they read ends with the CTA). */
+__device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
+{
+#if TMASCOPE_RECORD != 2
+    const unsigned tid = tmascope_tid(), warp = tid >> 5;
+    if (w.writer) {
+        unsigned start;
+#if TMASCOPE_RING_HOLDS_ALL
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
+#else
+        start = w.p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
+#endif
+        if (w.p != start)
+            tmascope_copy_out(start, (w.p - start) / 16u, hdr);
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+        unsigned done;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 36u + 8u * warp) : "memory");
+        if (tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps)
+            ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done;
+    } else if ((tid & 31u) == 0 && tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps) {
+        /* a warp beyond TMASCOPE_WARPS: recorded nothing, says so */
+        ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = 0xffffffffu;
+    }
+    if (tid == 0 && tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.cta) {
+        const unsigned long long g = tmascope_gtimer();
+        unsigned long long c, g0, c0;
+        unsigned sm;
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+        asm volatile("ld.shared.v2.u64 {%0, %1}, [%2];\n\tld.shared.u32 %3, [%2+16];" : "=l"(g0), "=l"(c0), "=r"(sm)
+                     : "r"(hdr)
+                     : "memory");
+        const unsigned cta = tmascope_cta();
+        if (cta < tmascope_rec.nctas) {
+            unsigned long long *ct = (unsigned long long *)tmascope_rec.cta + 4ull * cta;
+            ct[0] = g0;
+            ct[1] = c0;
+            ct[2] = g;
+            ct[3] = c;
+            ((unsigned *)tmascope_rec.sm)[cta] = sm;
+        }
+    }
+#else
+    (void)w;
+    (void)hdr;
+#endif
+}
+
+/* The static rings and header of TMASCOPE_BEGIN(), or a kernel's own (BEGIN_AT). */
+#define TMASCOPE_BEGIN()                                                                                        \
+    __shared__ __align__(TMASCOPE_RING_BYTES / 2u) unsigned char tmascope_ring_[TMASCOPE_WARPS * TMASCOPE_RING_BYTES]; \
+    __shared__ __align__(16) unsigned char tmascope_hdr_[TMASCOPE_HDR_BYTES];                                   \
+    const unsigned tmascope_h_ = tmascope_smem(tmascope_hdr_);                                                  \
+    tmascope_warp tmascope_w_ = tmascope_begin(tmascope_smem(tmascope_ring_), tmascope_h_)
+/* rings: shared address of TMASCOPE_WARPS rings of TMASCOPE_RING_BYTES each, aligned to
+ * half a ring (16 bytes with TMASCOPE_RING_HOLDS_ALL); hdr: TMASCOPE_HDR_BYTES, 16-aligned */
+#define TMASCOPE_BEGIN_AT(rings, hdr)                                                                           \
+    const unsigned tmascope_h_ = (hdr);                                                                         \
+    tmascope_warp tmascope_w_ = tmascope_begin((rings), tmascope_h_)
+#define TMASCOPE_END() tmascope_end(tmascope_w_, tmascope_h_)
+
+#define TMASCOPE_EVENT_AT_(t, dur, kind, stage, iter, barrier, flags, aux, ...)                                  \
+    tmascope_put(tmascope_w_, tmascope_h_, (t), (dur), (iter), TMASCOPE_WORD3(kind, flags, stage, barrier, aux))
+/* TMASCOPE_EVENT_AT(t, dur, kind, stage, iter, barrier[, flags[, aux]]) */
+#define TMASCOPE_EVENT_AT(...) TMASCOPE_EVENT_AT_(__VA_ARGS__, 0u, 0u, 0u)
+/* TMASCOPE_EVENT(kind, stage, iter, barrier[, flags[, aux]]): an instant, now */
+#define TMASCOPE_EVENT(...) TMASCOPE_EVENT_AT_(TMASCOPE_NOW(), 0u, __VA_ARGS__, 0u, 0u, 0u)
+#define TMASCOPE_EVENT_IF(cond, ...)                                                                            \
+    do {                                                                                                        \
+        if (cond)                                                                                               \
+            TMASCOPE_EVENT(__VA_ARGS__);                                                                        \
+    } while (0)
+#define TMASCOPE_SPAN_BEGIN(name) const unsigned name = TMASCOPE_NOW()
+/* a time to record later (TMASCOPE_SPAN_AT, TMASCOPE_INSTANT_AT, TMASCOPE_WAIT_AT) */
+#define TMASCOPE_MARK(name) const unsigned name = TMASCOPE_NOW()
+/* TMASCOPE_SPAN_AT(t0, t1, kind, stage, iter, barrier[, flags[, aux]]): the span [t0, t1) */
+#define TMASCOPE_SPAN_AT(t0, t1, ...) TMASCOPE_EVENT_AT_((t0), (t1) - (t0), __VA_ARGS__, 0u, 0u, 0u)
+/* TMASCOPE_INSTANT_AT(t, kind, stage, iter, barrier[, flags[, aux]]) */
+#define TMASCOPE_INSTANT_AT(t, ...) TMASCOPE_EVENT_AT_((t), 0u, __VA_ARGS__, 0u, 0u, 0u)
+/* TMASCOPE_CONSUMED(t_read, t_math, t_end, iter): a stage's read [t_read, t_math) and its
+ * math [t_math, t_end), one record (durations up to 2^24 - 1 cycles, longer ones clamped) */
+#define TMASCOPE_CONSUMED(t_read, t_math, t_end, iter)                                                         \
+    tmascope_put(tmascope_w_, tmascope_h_, (t_read), (t_math) - (t_read), (iter),                              \
+                 TMASCOPE_CONSUMED_KIND | tmascope_clamp24((t_end) - (t_math)) << 8)
+/* TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter): a stage's arrive.expect_tx at
+ * t_expect and its copies issued from t_first to t_last (the host spreads the issues of a
+ * description's tensors evenly over that interval), one record */
+#define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter)                                                     \
+    tmascope_put(tmascope_w_, tmascope_h_, (t_expect), (t_first) - (t_expect), (iter),                         \
+                 TMASCOPE_PRODUCED_KIND | tmascope_clamp24((t_last) - (t_first)) << 8)
+/* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
+ * when it blocked (aux 1: a producer's wait for the stage's previous phase) */
+#define TMASCOPE_WAIT_AT_(t0, t1, stage, iter, barrier, flags, aux, ...)                                       \
+    TMASCOPE_EVENT_AT_((t0), (t1) - (t0), TMASCOPE_WAIT, stage, iter, barrier, (flags) | TMASCOPE_F_BLOCKED, aux, 0u)
+#define TMASCOPE_WAIT_AT(t0, t1, blocked, ...)                                                                 \
+    do {                                                                                                        \
+        if (blocked)                                                                                            \
+            TMASCOPE_WAIT_AT_(t0, t1, __VA_ARGS__, 0u, 0u);                                                     \
+    } while (0)
+/* TMASCOPE_SPAN_END(name, kind, stage, iter, barrier[, flags[, aux]]) */
+#define TMASCOPE_SPAN_END(name, ...)                                                                            \
+    do {                                                                                                        \
+        const unsigned tmascope_t_ = TMASCOPE_NOW();                                                            \
+        TMASCOPE_EVENT_AT_((name), tmascope_t_ - (name), __VA_ARGS__, 0u, 0u, 0u);                               \
+    } while (0)
+#define TMASCOPE_WAIT_BEGIN(name) TMASCOPE_SPAN_BEGIN(name)
+/* a wait span, recorded only when the wait blocked (the simulator's waits are stalls) */
+#define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags)                                           \
+    do {                                                                                                        \
+        if (blocked)                                                                                            \
+            TMASCOPE_SPAN_END(name, TMASCOPE_WAIT, stage, iter, barrier, (flags) | TMASCOPE_F_BLOCKED);         \
+    } while (0)
+
+#else /* TMASCOPE_RECORD == 0: nothing */
+
+#define TMASCOPE_NOW() 0u
+#define TMASCOPE_BEGIN() do { } while (0)
+#define TMASCOPE_BEGIN_AT(rings, hdr) do { } while (0)
+#define TMASCOPE_END() do { } while (0)
+#define TMASCOPE_EVENT_AT(...) do { } while (0)
+#define TMASCOPE_EVENT(...) do { } while (0)
+#define TMASCOPE_EVENT_IF(cond, ...) do { } while (0)
+#define TMASCOPE_SPAN_BEGIN(name) do { } while (0)
+#define TMASCOPE_SPAN_END(name, ...) do { } while (0)
+#define TMASCOPE_MARK(name) do { } while (0)
+#define TMASCOPE_SPAN_AT(t0, t1, ...) do { } while (0)
+#define TMASCOPE_INSTANT_AT(t, ...) do { } while (0)
+#define TMASCOPE_WAIT_AT(t0, t1, blocked, ...) do { } while (0)
+#define TMASCOPE_CONSUMED(t_read, t_math, t_end, iter) do { } while (0)
+#define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter) do { } while (0)
+#define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
+#define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)
+
+#endif
+#endif
