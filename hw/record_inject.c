@@ -48,6 +48,9 @@ static struct {
     act_rec act[MAX_ACT];
     uint32_t nact;
     uint64_t last_start, last_end;
+    /* a runtime launch whose driver launch callback has not come (yet) */
+    int rt_pending;
+    uint64_t rt_unseen;
 } S;
 
 static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -247,8 +250,19 @@ static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain dom, CUpti_Callback
 {
     (void)user;
     const CUpti_CallbackData *cb = data;
+    if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        /* the runtime's launches reach the driver's launch callbacks; one that does not is
+         * counted (and said in the log at the end) */
+        if (cb->callbackSite == CUPTI_API_ENTER)
+            S.rt_pending = 1;
+        else if (S.rt_pending && !S.busy && S.rt_unseen++ == 0)
+            logf_("a runtime launch (%s) came without a driver launch callback: not recorded",
+                  cb->symbolName ? cb->symbolName : "?");
+        return;
+    }
     if (dom != CUPTI_CB_DOMAIN_DRIVER_API || S.busy)
         return;
+    S.rt_pending = 0;
     S.busy = 1;
     if (cb->callbackSite == CUPTI_API_ENTER) {
         S.pending = 0;
@@ -282,6 +296,12 @@ int InitializeInjection(void)
                                     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
     for (size_t k = 0; k < sizeof ids / sizeof ids[0] && r == CUPTI_SUCCESS; k++)
         r = cuptiEnableCallback(1, S.sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[k]);
+    const CUpti_CallbackId rt[] = {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                                   CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+                                   CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+                                   CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
+    for (size_t k = 0; k < sizeof rt / sizeof rt[0] && r == CUPTI_SUCCESS; k++)
+        r = cuptiEnableCallback(1, S.sub, CUPTI_CB_DOMAIN_RUNTIME_API, rt[k]);
     if (r != CUPTI_SUCCESS) {
         const char *s = NULL;
         cuptiGetResultString(r, &s);

@@ -1,0 +1,217 @@
+#!/bin/bash
+# On the GPU machine, in one call: build; the recording header's GPU checks (the
+# hand-written kernel with and without hw/record.cuh computes the same sums; `tmahw
+# record` turns its launch into a trace with its description; tests/test_record.c where
+# a carried Criterion build runs); then the recording overhead over the bundled
+# examples, the hand-written kernel and the corpus, and a table last.
+#   bash hw/record-check.sh           (results under $OUT, or /tmp/tmahw-out)
+# Overhead as `tmahw run` measures it: 1 warm-up, then REPS launches without and with
+# recording, alternating, CUPTI kernel times; overhead = median with / median without,
+# with the quartiles of the pairs' overheads. The hand-written kernel: alternating
+# processes under `tmahw record` (its binary built with TMASCOPE_RECORD 0, then 1),
+# HAND_REPS launches each, CUPTI times of every launch, the same statistics over the
+# per-process medians.
+# Environment: REPS (examples, 31), CORPUS_REPS (11), HAND_PAIRS (9), HAND_REPS (5),
+# CORPUS (traces/h200/corpus), JOBS (8 compiling at once), DEADLINE (seconds after the
+# start when no new corpus run starts: 430), SASS (kernels whose SASS goes to sass.tgz),
+# COMMIT. Files: record-check.log, overhead.tsv, hand_tma.tmt, runs.tgz, sass.tgz,
+# tests.log, meta.json. The GPU machine has no libyaml: `make hwdeps` here first, carry
+# build/hwdeps; a Criterion build of tests/test_record (and the libraries it needs) may be
+# carried in build/carried (bin/, lib/).
+set -u
+OUT=${OUT:-/tmp/tmahw-out}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/record-check.log") 2>&1
+start=$(date +%s)
+BUILD=${BUILD:-build}
+T=$BUILD/rel/tmahw
+W=$(mktemp -d /tmp/record-check.XXXXXX)
+REPS=${REPS:-31}
+CORPUS_REPS=${CORPUS_REPS:-11}
+CORPUS=${CORPUS:-traces/h200/corpus}
+elapsed() { echo $(( $(date +%s) - start )); }
+
+echo "== device"; nvidia-smi -L 2>&1 | head -2; nvcc --version | tail -1
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
+drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)
+{
+    echo "{\"gpu\":\"$gpu\",\"driver\":\"$drv\",\"cuda\":\"$(nvcc --version | tail -n1)\","
+    echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\",\"commit\":\"${COMMIT:-unknown}\","
+    echo " \"examples\":\"tmahw run EXAMPLE --reps $REPS --no-counters --trace-ctas 8 --format json\","
+    echo " \"corpus\":\"tmahw run DESC --reps $CORPUS_REPS --no-counters --trace-ctas 1 --format json --gpu-lock LOCK\","
+    echo " \"hand\":\"${HAND_PAIRS:-9} alternating processes of tmahw record -- hand_tma_norec / hand_tma --reps ${HAND_REPS:-5}\"}"
+} >"$OUT/meta.json"
+echo "== build"
+make BUILD="$BUILD" hw -j16 >"$W/build.log" 2>&1 || { tail -n 40 "$W/build.log"; echo "BUILD FAILED"; exit 2; }
+echo "built in $(elapsed) s"
+
+# SASS of recorded and unrecorded kernels, compiled beside the runs (CPU only)
+(
+    mkdir -p "$W/sass"
+    for b in hand_tma hand_tma_norec; do
+        cuobjdump -sass "$BUILD/rel/examples/$b" >"$W/sass/$b.sass" 2>&1
+    done
+    for n in ${SASS:-double_buffer consumer_swizzle_128b full_grid cpasync_multistage ws4_tma}; do
+        f=examples/$n.yaml
+        [ -f "$f" ] || f=$CORPUS/$n.yaml
+        "$T" run "$f" -o "$W/sass/x.tmt" --source "$W/sass/$n.cu" --reps 1 --no-counters >/dev/null 2>&1 || true
+        [ -s "$W/sass/$n.cu" ] || continue
+        for r in 0 1; do
+            sed "s/^#define TMAHW_RECORD 1$/#define TMAHW_RECORD $r/" "$W/sass/$n.cu" >"$W/sass/${n}_$r.cu"
+            nvcc -arch=sm_90a -std=c++17 -cubin -lineinfo -Xptxas -v "$W/sass/${n}_$r.cu" -o "$W/sass/${n}_$r.cubin" \
+                >"$W/sass/${n}_$r.ptxas" 2>&1 && cuobjdump -sass "$W/sass/${n}_$r.cubin" >"$W/sass/${n}_$r.sass" 2>&1
+            rm -f "$W/sass/${n}_$r.cubin"
+        done
+    done
+    rm -f "$W/sass/x.tmt" "$W/sass/x.counters.json"
+) &
+sass_pid=$!
+
+pass=0; fail=0; results=()
+ok() { pass=$((pass+1)); results+=("PASS $1"); }
+bad() { fail=$((fail+1)); results+=("FAIL $1"); }
+
+echo "== the hand-written kernel with and without recording"
+H=$BUILD/rel/examples/hand_tma
+a=$("$H" 2>&1); ra=$?
+b=$("$H"_norec 2>&1); rb=$?
+echo "$a"; echo "$b"
+ca=$(grep -o 'checksum [^)]*' <<<"$a"); cb=$(grep -o 'checksum [^)]*' <<<"$b")
+if [ $ra = 0 ] && [ $rb = 0 ] && [ -n "$ca" ] && [ "$ca" = "$cb" ]; then ok "hand_tma_same_sums ($ca)"; else bad "hand_tma_same_sums ($ra/$rb: $ca / $cb)"; fi
+
+echo "== tmahw record of the hand-written kernel"
+"$T" record --desc examples/hand_tma.yaml -o "$OUT/hand_tma.tmt" --trace-ctas 8 --raw "$W/raw" -- "$H" >"$W/record.txt" 2>&1
+rc=$?
+cat "$W/record.txt"; cat "$W/raw/recorder.log" 2>/dev/null | head -20
+if [ $rc = 0 ] && [ -s "$OUT/hand_tma.tmt" ]; then ok "tmahw_record_hand_tma"; else bad "tmahw_record_hand_tma (exit $rc)"; fi
+"$T" record --format json -o "$W/all.tmt" -- "$H" >"$W/record_all.json" 2>"$W/record_all.err"
+rc=$?
+if [ $rc = 0 ] && grep -q '"overflowed_warps":0' "$W/record_all.json" && grep -q '"recorded":true' "$W/record_all.json"; then
+    ok "tmahw_record_all_ctas_no_description"; else bad "tmahw_record_all_ctas_no_description (exit $rc: $(head -c 300 "$W/record_all.err"))"; fi
+"$T" record --format json -o "$W/none.tmt" -- "$H"_norec >"$W/record_none.json" 2>"$W/record_none.err"
+if grep -q '"recorded":false' "$W/record_none.json" && grep -q 'no launch was recorded' "$W/record_none.err"; then
+    ok "tmahw_record_says_when_nothing_records"; else bad "tmahw_record_says_when_nothing_records"; fi
+"$T" record --events 16 --format json -o "$W/small.tmt" -- "$H" >"$W/record_small.json" 2>"$W/record_small.err"
+rc=$?
+if [ $rc = 1 ] && grep -q 'overflowed' "$W/record_small.err" && ! grep -q '"overflowed_warps":0' "$W/record_small.json"; then
+    ok "tmahw_record_reports_overflow"; else bad "tmahw_record_reports_overflow (exit $rc)"; fi
+
+if [ -x build/carried/bin/test_record ]; then
+    echo "== tests/test_record.c (carried Criterion build)"
+    LD_LIBRARY_PATH=$PWD/build/carried/lib LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=protect_shadow_gap=0 \
+        timeout 300 build/carried/bin/test_record --jobs=1 --verbose >"$OUT/tests.log" 2>&1
+    rc=$?
+    grep -E '^\[(SKIP|FAIL)|Synthesis' "$OUT/tests.log"
+    if [ $rc = 0 ]; then ok "criterion_test_record"; else bad "criterion_test_record (exit $rc)"; fi
+fi
+echo "checks done at $(elapsed) s"
+
+# ---- overhead ---------------------------------------------------------------------------
+jget() { grep -o "\"$1\":[^,}]*" "$2" | head -n1 | cut -d: -f2- | tr -d '"'; }
+TSV="$OUT/overhead.tsv"
+printf 'set\tname\tkernel_ns\trecorded_ns\toverhead_pct\tq1_pct\tq3_pct\tcorrect\tevents\toverflowed\n' >"$TSV"
+mkdir -p "$W/runs"
+
+echo "== hand-written kernel: ${HAND_PAIRS:-9} alternating process pairs"
+: >"$W/runs/hand.txt"
+for k in $(seq 1 "${HAND_PAIRS:-9}"); do
+    for v in _norec ""; do
+        "$T" record --format json -o "$W/ov.tmt" -- "$H$v" --reps "${HAND_REPS:-5}" >"$W/ov.json" 2>/dev/null
+        # the launches' CUPTI times, the first (module load) left out: one line per process
+        python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], *[x["kernel_ns"] for x in r[1:]])' \
+            "$W/ov.json" "${v:-_rec}" >>"$W/runs/hand.txt"
+    done
+done
+python3 - "$W/runs/hand.txt" >>"$TSV" <<'PY'
+import statistics, sys
+norec, rec = [], []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) > 1:
+        (rec if f[0] == "_rec" else norec).append(statistics.median(float(x) for x in f[1:]))
+pairs = sorted(100 * (r - n) / n for n, r in zip(norec, rec) if n > 0)
+q = lambda v, k: v[(k * (len(v) - 1) + (k == 3) * 3) // 4] if v else 0
+mn, mr = statistics.median(norec), statistics.median(rec)
+print("hand\thand_tma\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\tok\t-\t0" % (mn, mr, 100 * (mr - mn) / mn, q(pairs, 1), q(pairs, 3)))
+PY
+tail -n1 "$TSV"
+echo "hand done at $(elapsed) s"
+
+row() { # set, name, json
+    local j=$3 corr=ok
+    [ "$(jget correct "$j")" = true ] || corr=MISMATCH
+    local hang; hang=$(jget hang "$j"); [ -n "$hang" ] && [ "$hang" != null ] && corr=HANG
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(jget kernel_ns "$j")" "$(jget kernel_rec_ns "$j")" \
+        "$(jget overhead_pct "$j")" "$(jget overhead_q1_pct "$j")" "$(jget overhead_q3_pct "$j")" "$corr" \
+        "$(jget events "$j")" "$(jget overflowed_warps "$j")" >>"$TSV"
+}
+
+echo "== examples (tmahw run, $REPS pairs)"
+for f in examples/*.yaml; do
+    n=$(basename "$f" .yaml)
+    case $n in bug_*|hand_tma) continue ;; esac
+    tc=8; [ "$n" = full_grid ] && tc=2
+    timeout 120 "$T" run "$f" -o "$W/runs/$n.tmt" --trace-ctas $tc --reps "$REPS" --no-counters --format json \
+        >"$W/runs/$n.json" 2>"$W/runs/$n.err"
+    rc=$?
+    [ -s "$W/runs/$n.err" ] && head -c 300 "$W/runs/$n.err"
+    if [ -s "$W/runs/$n.json" ]; then row example "$n" "$W/runs/$n.json"; else bad "run_$n (exit $rc)"; fi
+    [ $rc = 0 ] && ok "run_$n" || bad "run_$n (exit $rc)"
+done
+for n in bug_never_release bug_expect_tx; do   # the watchdog still stops a hang, recorded
+    timeout 120 "$T" run "examples/$n.yaml" -o "$W/runs/$n.tmt" --no-counters --format json >"$W/runs/$n.json" 2>&1
+    rc=$?
+    if [ $rc = 1 ] && grep -q '"hang":"' "$W/runs/$n.json"; then ok "hang_$n"; else bad "hang_$n (exit $rc)"; fi
+done
+echo "examples done at $(elapsed) s"
+
+echo "== corpus $CORPUS (tmahw run, $CORPUS_REPS pairs, ${JOBS:-8} compiling at once)"
+LOCK=$W/gpu.lock; : >"$LOCK"
+run_one() {
+    local f=$1 n; n=$(basename "$f" .yaml)
+    timeout 90 "$T" run "$f" -o "$W/runs/$n.tmt" --trace-ctas 1 --reps "$CORPUS_REPS" --no-counters --format json \
+        --gpu-lock "$LOCK" >"$W/runs/$n.json" 2>"$W/runs/$n.err"
+    echo "$? $n" >>"$W/runs/exit.txt"
+    rm -f "$W/runs/$n.tmt"
+}
+: >"$W/runs/exit.txt"; skipped=0
+for f in $(ls "$CORPUS"/*.yaml | sort); do
+    if [ "$(elapsed)" -ge "${DEADLINE:-430}" ]; then skipped=$((skipped+1)); continue; fi
+    while [ "$(jobs -rp | grep -vc "^$sass_pid$")" -ge "${JOBS:-8}" ]; do sleep 0.2; done
+    run_one "$f" &
+done
+while [ "$(jobs -rp | grep -vc "^$sass_pid$")" -gt 0 ]; do sleep 0.5; done
+for f in $(ls "$CORPUS"/*.yaml | sort); do
+    n=$(basename "$f" .yaml)
+    [ -s "$W/runs/$n.json" ] && row corpus "$n" "$W/runs/$n.json"
+done
+echo "corpus: $(grep -c '^0 ' "$W/runs/exit.txt") ok, $(grep -vc '^0 ' "$W/runs/exit.txt") other exits, $skipped not started (deadline); done at $(elapsed) s"
+grep -v '^0 ' "$W/runs/exit.txt" | head -n 20
+
+wait "$sass_pid" 2>/dev/null
+tar czf "$OUT/sass.tgz" -C "$W" sass 2>/dev/null
+tar czf "$OUT/runs.tgz" -C "$W" runs raw record.txt record_all.json 2>/dev/null
+
+echo "== checks"
+printf '%s\n' "${results[@]}"
+echo "checks: $pass passed, $fail failed"
+echo "== recording overhead on $gpu (driver $drv), $(date -u '+%Y-%m-%d %H:%M UTC'), commit ${COMMIT:-unknown}"
+python3 - "$TSV" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t") if r["overhead_pct"] not in ("", None)]
+def show(name, v):
+    v = sorted(v)
+    if not v:
+        return
+    q = lambda k: v[(k * (len(v) - 1) + (k == 3) * 3) // 4]
+    print("%-8s %4d kernels  median %6.2f%%  q1 %6.2f%%  q3 %6.2f%%  max %6.2f%%  min %6.2f%%" %
+          (name, len(v), v[(len(v) - 1) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2, q(1), q(3), v[-1], v[0]))
+for s in ("example", "hand", "corpus"):
+    show(s, [float(r["overhead_pct"]) for r in rows if r["set"] == s])
+show("all", [float(r["overhead_pct"]) for r in rows])
+print("worst 10:")
+for r in sorted(rows, key=lambda r: -float(r["overhead_pct"]))[:10]:
+    print("  %-8s %-22s %10s ns  %6s%%  (pairs %s .. %s)  %s" % (r["set"], r["name"], r["kernel_ns"], r["overhead_pct"],
+                                                              r["q1_pct"], r["q3_pct"], r["correct"]))
+PY
+echo "total $(elapsed) s"
