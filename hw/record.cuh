@@ -214,9 +214,10 @@ __device__ __forceinline__ void tmascope_copy_out(unsigned src, unsigned n, unsi
 #if !TMASCOPE_RING_HOLDS_ALL
 /* Every lane, when p reached the end of a half: lane 0 copies that half out and, before
  * the warp writes into the other half, waits until that half's earlier copy has read its
- * source (issued half a ring ago: done). Returns p, wrapped at the ring's end. Not
- * inlined: it runs once per half a ring, and one copy of it keeps the event sites short. */
-__device__ __noinline__ unsigned tmascope_half(unsigned p, unsigned hdr, bool writer)
+ * source (issued half a ring ago: done). Returns p, wrapped at the ring's end. Inlined:
+ * as a call it runs rarely, but the call's register convention made ptxas spill in the
+ * hot loops of register-bound kernels (seen in tmahw run's generated ones). */
+__device__ __forceinline__ unsigned tmascope_half(unsigned p, unsigned hdr, bool writer)
 {
     if (writer) {
         tmascope_copy_out(p - TMASCOPE_RING_BYTES / 2u, TMASCOPE_RING_EVENTS / 2u, hdr);

@@ -132,8 +132,10 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
     } while (0)
 #define NOW() TMASCOPE_NOW()
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) REC_IF(true, kind_, stage_, iter_, flags_, aux_, t0_, dur_)
-/* the event of a wait that stalled (WaitEv, filled by wait()) */
-#define WAIT_REC(w_, stage_, iter_, side_) REC_IF((w_).flags != 0u, K_WAIT, stage_, iter_, (w_).flags, side_, (w_).t0, (w_).dur)
+/* the event of a wait that stalled (WaitEv, filled by wait(): dur 0 when it did not);
+ * full: the barrier waited on is a full barrier */
+#define WAIT_REC(w_, stage_, iter_, side_, full_)                                                        \
+    REC_IF((w_).dur != 0u, K_WAIT, stage_, iter_, EVF_BLOCKED | ((full_) ? EVF_FULL : 0u), side_, (w_).t0, (w_).dur)
 
 /* trace kinds (sim/trace.h) */
 #define K_EXPECT_TX 3
@@ -281,7 +283,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
      * wait's event (only when the warp stalled, as in the simulator) is left in `w` for the
      * caller to record after the action the wait unblocked (WAIT_REC); a failed wait is
      * recorded at once. */
-    struct WaitEv { u32 t0, dur, flags; };
+    struct WaitEv { u32 t0, dur; };
     auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side, WaitEv &w) -> int {
         u32 t0 = NOW();
         u32 ok = bar_test(bar0 + 8 * b, parity);
@@ -320,10 +322,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             }
         }
         w.t0 = t0;
-        w.flags = blocked ? EVF_BLOCKED | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0) : 0;
-        w.dur = blocked ? NOW() - t0 : 0;
+        w.dur = blocked ? (NOW() - t0) | 1u : 0u;   /* odd: never 0 when blocked */
         if (failed)
-            REC(K_WAIT, stage, iter, w.flags, side, t0, w.dur);
+            REC(K_WAIT, stage, iter, EVF_BLOCKED | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), side, t0, w.dur);
         (void)side;
         (void)phase;
         (void)stage;
@@ -382,7 +383,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             }
             /* the events, after the copies are under way: the expect_tx and the
              * copies in one record */
-            WAIT_REC(w, s, j, 1);
+            WAIT_REC(w, s, j, 1, PRODUCER_WAITS_FULL);
             TMASCOPE_PRODUCED(t, ti[0], ti[NTENS - 1], j);
             (void)t;
             (void)ti;
@@ -400,7 +401,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             __syncwarp();
             if (lane == 0)
                 asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(full) : "memory");
-            WAIT_REC(w, s, j, 1);
+            WAIT_REC(w, s, j, 1, PRODUCER_WAITS_FULL);
             REC(K_CPASYNC_ISSUE, s, j, 0, 0, ti, 0);
             (void)ti;
         }
@@ -427,7 +428,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             }
             __syncwarp();
             u32 te = NOW();
-            WAIT_REC(w, s, j, 1);
+            WAIT_REC(w, s, j, 1, PRODUCER_WAITS_FULL);
             REC(K_EXPECT_TX, s, j, EVF_FULL, 1, te_x, 0);
             REC(K_STAS_FLIGHT, s, j, EVF_FULL, 1, ti, te - ti);
             (void)te;
@@ -493,7 +494,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     auto consume = [&](u32 i) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
-        WaitEv w = {0, 0, 0};
+        WaitEv w = {0, 0};
 #if !CP_GROUPS
         if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, w))
             return -1;
@@ -639,7 +640,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #endif
         /* the events of the wait, the read and the math (the math starts where the read
          * ends; one record), after the release the producer waits for */
-        WAIT_REC(w, s, i, 0);
+        WAIT_REC(w, s, i, 0, 1);
         TMASCOPE_CONSUMED(t_rd, te_rd, MATH != 0 ? te_m : te_rd, i);
         REC_IF(st_ev, K_TMA_STORE, s, i, 0, 0, t_st, te_st - t_st);
         (void)t_st;
