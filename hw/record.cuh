@@ -281,9 +281,9 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
         unsigned long long c, g0, c0;
         unsigned sm;
         asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-        asm volatile("ld.shared.v2.u64 {%0, %1}, [%2];\n\tld.shared.u32 %3, [%2+16];" : "=l"(g0), "=l"(c0), "=r"(sm)
-                     : "r"(hdr)
-                     : "memory");
+        /* one load per statement: an output may share the address's register */
+        asm volatile("ld.shared.v2.u64 {%0, %1}, [%2];" : "=l"(g0), "=l"(c0) : "r"(hdr) : "memory");
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(sm) : "r"(hdr + 16u) : "memory");
         const unsigned cta = tmascope_cta();
         if (cta < tmascope_rec.nctas) {
             unsigned long long *ct = (unsigned long long *)tmascope_rec.cta + 4ull * cta;

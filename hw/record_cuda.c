@@ -126,7 +126,7 @@ int rec_cuda_calibrate(rec_cupti_last_fn last, void *user, int64_t *offset, int6
         return cu_fail(r, "cuModuleLoadData(calibration PTX)", msg, msgsz);
     int64_t v[16];
     int n = 0;
-    if ((r = cuModuleGetFunction(&fn, mod, "tmascope_gt")) != CUDA_SUCCESS || (r = cuMemAlloc(&d, 8)) != CUDA_SUCCESS) {
+    if ((r = cuModuleGetFunction(&fn, mod, REC_CALIB_KERNEL)) != CUDA_SUCCESS || (r = cuMemAlloc(&d, 8)) != CUDA_SUCCESS) {
         cuModuleUnload(mod);
         return cu_fail(r, "calibration kernel", msg, msgsz);
     }

@@ -35,6 +35,8 @@ int rec_cuda_bind(rec_cuda *b, CUdeviceptr sym, uint32_t ctas, uint32_t nwarps, 
 int rec_cuda_fetch(const rec_cuda *b, rec_launch *l, char *msg, size_t msgsz);
 void rec_cuda_free(rec_cuda *b);
 
+/* the calibration kernel's name */
+#define REC_CALIB_KERNEL "tmascope_gt"
 /* The CUPTI start and end (ns) of the newest kernel after a synchronize: 0, or -1. */
 typedef int (*rec_cupti_last_fn)(void *user, uint64_t *start, uint64_t *end);
 /* CUPTI time - %globaltimer: the median over 16 launches of a one-thread kernel that

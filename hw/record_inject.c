@@ -28,6 +28,7 @@
 
 typedef struct act_rec {
     uint32_t corr;
+    int ours;                  /* the calibration kernel (launched inside an application's launch callback) */
     uint64_t start, end;
 } act_rec;
 
@@ -85,7 +86,8 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buffe
     while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
         if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
             const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-            S.act[S.nact % MAX_ACT] = (act_rec){k->correlationId, k->start, k->end};
+            const int ours = k->name && !strcmp(k->name, REC_CALIB_KERNEL);
+            S.act[S.nact % MAX_ACT] = (act_rec){k->correlationId, ours, k->start, k->end};
             S.nact++;
             S.last_start = k->start;
             S.last_end = k->end;
@@ -94,13 +96,14 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buffe
     free(buffer);
 }
 
-/* the times of the kernel launched with correlation id corr (after a synchronize) */
+/* the times of the kernel launched with correlation id corr (after a synchronize); the
+ * calibration kernels, launched inside that launch's callback, may carry its id */
 static int times_of(uint32_t corr, uint64_t *start, uint64_t *end)
 {
     cuptiActivityFlushAll(1);
     for (uint32_t k = 0; k < S.nact && k < MAX_ACT; k++) {
         const act_rec *a = &S.act[(S.nact - 1 - k) % MAX_ACT];
-        if (a->corr == corr) {
+        if (a->corr == corr && !a->ours) {
             *start = a->start;
             *end = a->end;
             return 0;
