@@ -116,7 +116,8 @@ echo "== hand-written kernel: ${HAND_PAIRS:-9} alternating process pairs"
 : >"$W/runs/hand.txt"
 for k in $(seq 1 "${HAND_PAIRS:-9}"); do
     for v in _norec ""; do
-        "$T" record --format json -o "$W/ov.tmt" -- "$H$v" --reps "${HAND_REPS:-5}" >"$W/ov.json" 2>/dev/null
+        # the application's own line goes to stdout too: the JSON array is the line starting with [
+        "$T" record --format json -o "$W/ov.tmt" -- "$H$v" --reps "${HAND_REPS:-5}" 2>/dev/null | grep '^\[' >"$W/ov.json"
         # the launches' CUPTI times, the first (module load) left out: one line per process
         python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], *[x["kernel_ns"] for x in r[1:]])' \
             "$W/ov.json" "${v:-_rec}" >>"$W/runs/hand.txt"

@@ -6,7 +6,8 @@
  * A kernel marks what its warps do: a TMA issue, a wait, a release, the reads and the
  * math of a stage. Lane 0 of each warp writes one 16-byte record per event into the
  * warp's ring in shared memory; a full half of the ring is copied to global memory with
- * one cp.async.bulk (the warp does not wait for it), the rest at TMASCOPE_END. Times are
+ * one cp.async.bulk (the warp does not wait for it), the rest at TMASCOPE_END by the
+ * whole warp. Times are
  * the SM clock (the low 32 bits of %clock64, read with the fixed-latency CS2R); each CTA
  * reads %globaltimer with its clock at its start and end, so that the host puts every
  * SM's clock on one time axis and, with CUPTI, on the kernel's. TMASCOPE_RECORD 0
@@ -42,8 +43,9 @@
  * trace incomplete.
  *
  * Configuration (define before the include):
- *   TMASCOPE_RECORD       1 record (default), 0 compile out; 2 only read the clocks,
- *                         3 only store (records without clock reads): overhead study
+ *   TMASCOPE_RECORD       1 record (default), 0 compile out; for overhead studies: 2 only
+ *                         read the clocks, 3 only store (records without clock reads), 4
+ *                         only TMASCOPE_BEGIN and TMASCOPE_END (no record)
  *   TMASCOPE_WARPS        warps per CTA the static rings are for (default 8); warps
  *                         beyond record nothing and are reported by the host
  *   TMASCOPE_RING_EVENTS  records per warp in shared memory, a power of two >= 32
@@ -121,10 +123,12 @@ struct tmascope_dev {
 
 #if TMASCOPE_RECORD
 
+/* in constant memory: the few reads of it (at a copy-out and at the end) come from the
+ * SM's constant cache */
 #if TMASCOPE_EXTERN
-extern __device__ tmascope_dev tmascope_rec;
+extern __constant__ tmascope_dev tmascope_rec;
 #else
-__device__ tmascope_dev tmascope_rec;
+__constant__ tmascope_dev tmascope_rec;
 #endif
 
 /* A warp's recording state: the shared address of its next record (warp-uniform) and
@@ -157,16 +161,15 @@ __device__ __forceinline__ unsigned tmascope_cta(void)
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
-#if TMASCOPE_RECORD == 3
+#if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
 #define TMASCOPE_NOW() 0u
 #else
 #define TMASCOPE_NOW() tmascope_clock()
 #endif
 
 /* Thread 0 keeps the CTA's start pair in the shared header (written to global memory at
- * the end, so that no thread waits for a global load at the start); every warp's lane 0
- * notes its ring's start and zeroes its count there. `rings` is aligned to half a ring
- * (the per-event check is a mask of the address). */
+ * the end); every warp's lane 0 notes its ring's start and zeroes its count there.
+ * `rings` is aligned to half a ring (the ring check is a mask of the address). */
 __device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned hdr)
 {
     const unsigned tid = tmascope_tid(), warp = tid >> 5;
@@ -181,65 +184,75 @@ __device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
         asm volatile("st.shared.v2.u64 [%0], {%1, %2};\n\tst.shared.u32 [%0+16], %3;" ::"r"(hdr), "l"(g), "l"(c), "r"(sm)
                      : "memory");
-        /* the recorder's buffers are read at each copy-out: into L1 now */
-        asm volatile("prefetch.global.L1 [%0];" ::"l"(&tmascope_rec));
     }
     if (w.writer)
         asm volatile("st.shared.v2.u32 [%0], {%1, 0};" ::"r"(hdr + 32u + 8u * warp), "r"(w.p) : "memory");
     return w;
 }
 
-/* Lane 0: copies n records at shared address src to the warp's buffer (as many as fit;
- * all are counted) with one bulk copy, without waiting for it. */
-__device__ __forceinline__ void tmascope_copy_out(unsigned src, unsigned n, unsigned hdr)
+/* The global address of record `done` of this warp's buffer, or 0 when nothing is bound
+ * (tmascope_rec is constant memory: these reads come from the SM's constant cache). */
+__device__ __forceinline__ unsigned long long tmascope_dst(unsigned warp, unsigned done)
 {
-    const unsigned warp = tmascope_tid() >> 5, cnt = hdr + 36u + 8u * warp;
-    unsigned done;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
-    asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
-    const unsigned long long ev = tmascope_rec.ev;
-    const unsigned cap = tmascope_rec.cap, nw = tmascope_rec.nwarps;
-    if (tmascope_rec.magic == TMASCOPE_MAGIC && ev && warp < nw && done < cap) {
-        const unsigned k = n < cap - done ? n : cap - done;
-        const unsigned long long dst = ev + ((unsigned long long)(tmascope_cta() * nw + warp) * cap + done) * 16ull;
-        /* the ring was written through the generic proxy; the bulk copy reads it
-         * through the async proxy */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(16u * k)
-                     : "memory");
-    }
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    const unsigned nw = tmascope_rec.nwarps;
+    if (tmascope_rec.magic != TMASCOPE_MAGIC || !tmascope_rec.ev || warp >= nw)
+        return 0;
+    return tmascope_rec.ev + ((unsigned long long)(tmascope_cta() * nw + warp) * tmascope_rec.cap + done) * 16ull;
 }
 
 #if !TMASCOPE_RING_HOLDS_ALL
-/* Every lane, when p reached the end of a half: lane 0 copies that half out and, before
- * the warp writes into the other half, waits until that half's earlier copy has read its
- * source (issued half a ring ago: done). Returns p, wrapped at the ring's end. Inlined:
- * as a call it runs rarely, but the call's register convention made ptxas spill in the
- * hot loops of register-bound kernels (seen in tmahw run's generated ones). */
-__device__ __forceinline__ unsigned tmascope_half(unsigned p, unsigned hdr, bool writer)
+/* Every lane, when fewer than `room` bytes are left in the current half of the ring: lane
+ * 0 copies the half's records out with one bulk copy (marked for early eviction from L2;
+ * the warp does not wait for it) and, before the warp writes into the other half, waits
+ * until that half's earlier copy has read its source (issued half a ring ago: done).
+ * Returns the other half's start. */
+__device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr, bool writer)
 {
+    const unsigned warp = tmascope_tid() >> 5, half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
     if (writer) {
-        tmascope_copy_out(p - TMASCOPE_RING_BYTES / 2u, TMASCOPE_RING_EVENTS / 2u, hdr);
+        const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
+        unsigned done;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
+        const unsigned long long dst = tmascope_dst(warp, done);
+        const unsigned cap = tmascope_rec.cap;
+        if (dst && done < cap && n) {
+            const unsigned k = n < cap - done ? n : cap - done;
+            unsigned long long pol;
+            /* the ring was written through the generic proxy; the bulk copy reads it
+             * through the async proxy */
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+            asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(dst),
+                         "r"(half), "r"(16u * k), "l"(pol)
+                         : "memory");
+        }
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
     }
     unsigned start;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * (tmascope_tid() >> 5)) : "memory");
-    return p == start + TMASCOPE_RING_BYTES ? start : p;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
+    return half == start ? start + TMASCOPE_RING_BYTES / 2u : start;
 }
+/* The ring check: a half closes when fewer than `records` + 1 slots are left in it. */
+#define TMASCOPE_RING_CHECK_(w, hdr, records)                                                                  \
+    do {                                                                                                        \
+        if (((w).p & (TMASCOPE_RING_BYTES / 2u - 1u)) >= TMASCOPE_RING_BYTES / 2u - 16u * (records))          \
+            (w).p = tmascope_close_half((w).p, (hdr), (w).writer);                                              \
+    } while (0)
 #endif
 
-/* One record (every lane calls; lane 0 stores). */
+/* One record (every lane calls; lane 0 stores). Without TMASCOPE_STEP_RECORDS the ring is
+ * checked after every record; with it, at TMASCOPE_FLUSH_POINT() only. */
 __device__ __forceinline__ void tmascope_put(tmascope_warp &w, unsigned hdr, unsigned t, unsigned dur, unsigned iter,
                                              unsigned word3)
 {
-#if TMASCOPE_RECORD != 2
+#if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
     if (w.writer)
         asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(w.p), "r"(t), "r"(dur), "r"(iter), "r"(word3));
     w.p += 16u;
-#if !TMASCOPE_RING_HOLDS_ALL
-    if ((w.p & (TMASCOPE_RING_BYTES / 2u - 1u)) == 0u)
-        w.p = tmascope_half(w.p, hdr, w.writer);
+#if !TMASCOPE_RING_HOLDS_ALL && !defined(TMASCOPE_STEP_RECORDS)
+    TMASCOPE_RING_CHECK_(w, hdr, 1u);
 #endif
 #else
     (void)w;
@@ -247,32 +260,52 @@ __device__ __forceinline__ void tmascope_put(tmascope_warp &w, unsigned hdr, uns
     (void)dur;
     (void)iter;
     (void)word3;
+#if TMASCOPE_RECORD == 2
     asm volatile("" ::"r"(t));   /* keeps the clock read */
+#else
+    (void)t;
+#endif
 #endif
 }
 
-/* Every thread: each warp's lane 0 copies the rest of its ring and writes its count;
- * thread 0 writes the CTA's clock pairs and %smid. Waits for the copies (the shared
- * memory they read ends with the CTA). */
+/* Every thread: each warp copies the rest of its ring to its buffer (all lanes, 16 bytes
+ * each, streaming stores that nothing waits for) and lane 0 writes its count; thread 0
+ * writes the CTA's clock pairs and %smid. */
 __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 {
 #if TMASCOPE_RECORD != 2
-    const unsigned tid = tmascope_tid(), warp = tid >> 5;
-    if (w.writer) {
-        unsigned start;
+    const unsigned tid = tmascope_tid(), warp = tid >> 5, lane = tid & 31u;
+    const bool bound = tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps;
+    if (warp < TMASCOPE_WARPS) {
+        unsigned start, done;
 #if TMASCOPE_RING_HOLDS_ALL
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
 #else
         start = w.p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
 #endif
-        if (w.p != start)
-            tmascope_copy_out(start, (w.p - start) / 16u, hdr);
-        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-        unsigned done;
+        __syncwarp();   /* lane 0's records are visible to the other lanes */
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 36u + 8u * warp) : "memory");
-        if (tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps)
-            ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done;
-    } else if ((tid & 31u) == 0 && tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps) {
+        const unsigned n = (w.p - start) / 16u;
+        const unsigned long long dst = tmascope_dst(warp, done);
+        const unsigned cap = tmascope_rec.cap;
+        for (unsigned k = lane; dst && k < n && done + k < cap; k += 32u) {
+            unsigned a, b, c, d;
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+                         : "r"(start + 16u * k)
+                         : "memory");
+            asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + 16ull * k), "r"(a), "r"(b), "r"(c),
+                         "r"(d)
+                         : "memory");
+        }
+        if (lane == 0) {
+#if !TMASCOPE_RING_HOLDS_ALL
+            /* the shared memory the last half's copy reads ends with the CTA */
+            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+            if (bound)
+                ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done + n;
+        }
+    } else if (lane == 0 && bound) {
         /* a warp beyond TMASCOPE_WARPS: recorded nothing, says so */
         ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = 0xffffffffu;
     }
@@ -312,6 +345,13 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
     const unsigned tmascope_h_ = (hdr);                                                                         \
     tmascope_warp tmascope_w_ = tmascope_begin((rings), tmascope_h_)
 #define TMASCOPE_END() tmascope_end(tmascope_w_, tmascope_h_)
+/* With TMASCOPE_STEP_RECORDS N defined (a kernel that records at most N records between two
+ * of these), the ring is checked here instead of after every record. */
+#if defined(TMASCOPE_STEP_RECORDS) && !TMASCOPE_RING_HOLDS_ALL && (TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3)
+#define TMASCOPE_FLUSH_POINT() TMASCOPE_RING_CHECK_(tmascope_w_, tmascope_h_, TMASCOPE_STEP_RECORDS)
+#else
+#define TMASCOPE_FLUSH_POINT() do { } while (0)
+#endif
 
 #define TMASCOPE_EVENT_AT_(t, dur, kind, stage, iter, barrier, flags, aux, ...)                                  \
     tmascope_put(tmascope_w_, tmascope_h_, (t), (dur), (iter), TMASCOPE_WORD3(kind, flags, stage, barrier, aux))
@@ -371,6 +411,7 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_BEGIN() do { } while (0)
 #define TMASCOPE_BEGIN_AT(rings, hdr) do { } while (0)
 #define TMASCOPE_END() do { } while (0)
+#define TMASCOPE_FLUSH_POINT() do { } while (0)
 #define TMASCOPE_EVENT_AT(...) do { } while (0)
 #define TMASCOPE_EVENT(...) do { } while (0)
 #define TMASCOPE_EVENT_IF(cond, ...) do { } while (0)

@@ -275,6 +275,11 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     /* the recording header's configuration, then its text (hw/record.cuh) */
     sb_printf(&b, "#define TMASCOPE_RECORD TMAHW_RECORD\n#define TMASCOPE_WARPS %u\n#define TMASCOPE_RING_EVENTS %u\n"
               "#define TMASCOPE_RING_HOLDS_ALL %d\n", g->nwarps, g->ring, g->ring_holds_all);
+    /* the most records between two ring checks (run_kernel.cuh: a wait, the consumed stage,
+     * a store, a release per cluster rank; a wait, the produced stage; with room to spare) */
+    const uint32_t step = 8u + d->ntensors + d->cluster;
+    if (!g->ring_holds_all && step < g->ring / 2u)
+        sb_printf(&b, "#define TMASCOPE_STEP_RECORDS %uu\n", step);
     sb_printf(&b, "%s", record_header_text);
     int op = 2;
     switch (g->rd_op) {

@@ -124,7 +124,9 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
  * for, so neither the stores nor their operands sit between a completed wait and the
  * action it unblocks. The rings live in the dynamic shared memory after the stages; the
  * generator sizes them to hold every event of a warp when the CTA's share of shared
- * memory allows (TMASCOPE_RING_HOLDS_ALL: no per-event check, one copy at the end). */
+ * memory allows (TMASCOPE_RING_HOLDS_ALL: no check, one copy at the end), else the ring is
+ * checked once per produce / consume step (TMASCOPE_FLUSH_POINT, TMASCOPE_STEP_RECORDS:
+ * the most records a step writes). */
 #define REC_IF(cond_, kind_, stage_, iter_, flags_, aux_, t0_, dur_)                                     \
     do {                                                                                                 \
         if (cond_)                                                                                       \
@@ -437,6 +439,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         }
 #endif
         (void)w;
+        TMASCOPE_FLUSH_POINT();
         return 0;
     };
 
@@ -448,8 +451,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         off[q] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_N + q) * 32 + lane] : 0u;
     u32 released = 0;
     u32 rdep = 0;
-    /* the releases of the iterations before `upto` not released yet */
-    auto release_upto = [&](u32 upto) {
+    /* the releases of the iterations before `upto` not released yet (tail: after the last
+     * iteration, with a ring check per iteration; in the loop consume's covers them) */
+    auto release_upto = [&](u32 upto, bool tail) {
 #if !NEVER_RELEASE
         for (; released < upto; released++) {
             const u32 it = released, s = it % STAGES;
@@ -485,10 +489,13 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 (void)t;
 #endif
             }
+            if (tail)
+                TMASCOPE_FLUSH_POINT();
         }
 #else
         (void)upto;
 #endif
+        (void)tail;
     };
 
     auto consume = [&](u32 i) -> int {
@@ -499,6 +506,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, w))
             return -1;
 #endif
+        /* the wait's record at once (a stall: the reads that follow are this warp's own, no
+         * other warp waits for them), so that its times are not kept in registers across
+         * the reads and the math */
+        WAIT_REC(w, s, i, 0, 1);
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
         /* clocks of the read and the math: their events are written after the release */
@@ -636,16 +647,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #endif
 #if !CP_GROUPS
         if ((int)i - (int)RELEASE_LAG >= 0)
-            release_upto(i - RELEASE_LAG + 1);
+            release_upto(i - RELEASE_LAG + 1, false);
 #endif
-        /* the events of the wait, the read and the math (the math starts where the read
-         * ends; one record), after the release the producer waits for */
-        WAIT_REC(w, s, i, 0, 1);
+        /* the events of the read and the math (the math starts where the read ends; one
+         * record), after the release the producer waits for */
         TMASCOPE_CONSUMED(t_rd, te_rd, MATH != 0 ? te_m : te_rd, i);
         REC_IF(st_ev, K_TMA_STORE, s, i, 0, 0, t_st, te_st - t_st);
         (void)t_st;
         (void)te_st;
         (void)st_ev;
+        TMASCOPE_FLUSH_POINT();
         (void)w;
         (void)t_rd;
         (void)te_rd;
@@ -662,7 +673,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         for (u32 i = 0; i < ITERS && !stop; i++)
             stop = consume(i);
         if (!stop)
-            release_upto(ITERS);
+            release_upto(ITERS, true);
     }
 #elif CP_GROUPS
     /* commit groups (the guide's __pipeline_commit / __pipeline_wait_prior): prologue
@@ -675,6 +686,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         asm volatile("cp.async.commit_group;" ::: "memory");
         if (j < ITERS)
             REC(K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, ti, 0);
+        TMASCOPE_FLUSH_POINT();
         (void)ti;
     }
     for (u32 i = 0; i < ITERS; i++) {
@@ -707,7 +719,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 stop = consume(i);
         }
         if (!stop)
-            release_upto(ITERS);
+            release_upto(ITERS, true);
     }
 #endif
 
