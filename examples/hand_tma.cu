@@ -140,10 +140,10 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             if (lane == 0)
                 asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(empty) : "memory");
             __syncwarp();
-            /* the stage is released: now the records (the read and the math in one) */
+            /* the stage is released: now the records (the read, the math and the release
+             * in one) */
             TMASCOPE_WAIT_AT(t0, t1, blocked, s, i, s, TMASCOPE_F_FULL);
-            TMASCOPE_CONSUMED(t1, t2, t3, i);
-            TMASCOPE_INSTANT_AT(t3, TMASCOPE_RELEASE, s, i, kStages + s);
+            TMASCOPE_CONSUMED_RELEASED(t1, t2, t3, i);
             (void)blocked;
         }
         /* the 8 lanes of a row hold its 8 column chunks */

@@ -46,10 +46,13 @@ void rec_launch_free(rec_launch *l)
 
 /* ---------------------------------------------------------------- raw files */
 /* Little-endian on the hosts CUDA runs on (x86-64, aarch64): the structs' bytes.
- *   "TMASRAW1", u32 version 1, the fixed part (raw_head), the kernel name (name_len
+ *   "TMASRAW1", u32 version 1, the fixed part (raw_head: the device's name and driver
+ *   version, grid, block, sizes, CUPTI times, calibration), the kernel name (name_len
  *   bytes), cta_time (ctas x 4 u64), cta_sm (ctas u32), evn (warps u32), then per warp
  *   min(evn, cap) records of 16 bytes. */
 typedef struct raw_head {
+    char gpu[64];
+    int32_t driver_version;
     uint32_t grid[3], block[3];
     uint32_t ctas, nwarps, cap, name_len;
     uint64_t cupti_start, cupti_end, seq;
@@ -75,6 +78,8 @@ int rec_raw_write(const char *path, const rec_launch *l, err_info *e)
         return err_set(e, ERR_IO, "raw_open", "cannot write '%s'", tmp);
     raw_head h;
     memset(&h, 0, sizeof h);
+    snprintf(h.gpu, sizeof h.gpu, "%s", l->gpu);
+    h.driver_version = l->driver_version;
     memcpy(h.grid, l->grid, sizeof h.grid);
     memcpy(h.block, l->block, sizeof h.block);
     h.ctas = l->ctas;
@@ -136,6 +141,9 @@ int rec_raw_read(const char *path, rec_launch *l, err_info *e)
                      path, h.ctas, h.nwarps, h.cap, h.name_len);
         goto out;
     }
+    memcpy(l->gpu, h.gpu, sizeof l->gpu);
+    l->gpu[sizeof l->gpu - 1] = 0;
+    l->driver_version = h.driver_version;
     memcpy(l->grid, h.grid, sizeof h.grid);
     memcpy(l->block, h.block, sizeof h.block);
     l->ctas = h.ctas;

@@ -92,6 +92,7 @@
 #define TMASCOPE_F_BLOCKED 1u     /* a wait whose first probe failed: a stall */
 #define TMASCOPE_F_TIMEOUT 2u     /* a wait ended by a watchdog */
 #define TMASCOPE_F_FULL 4u        /* the barrier is a full barrier (else an empty one) */
+#define TMASCOPE_F_RELEASED 8u    /* a consumed stage's record: the stage was released at the math's end */
 
 /* The barrier argument when the host is to number barriers as the simulator does from the
  * description (full[s] = s, empty[s] = stages + s). */
@@ -373,9 +374,14 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_INSTANT_AT(t, ...) TMASCOPE_EVENT_AT_((t), 0u, __VA_ARGS__, 0u, 0u, 0u)
 /* TMASCOPE_CONSUMED(t_read, t_math, t_end, iter): a stage's read [t_read, t_math) and its
  * math [t_math, t_end), one record (durations up to 2^24 - 1 cycles, longer ones clamped) */
-#define TMASCOPE_CONSUMED(t_read, t_math, t_end, iter)                                                         \
+#define TMASCOPE_CONSUMED(t_read, t_math, t_end, iter) TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, 0u)
+/* ... and the release of the stage at t_end (the arrive on its empty barrier follows the
+ * math; a description's release_lag applies): three events, one record */
+#define TMASCOPE_CONSUMED_RELEASED(t_read, t_math, t_end, iter)                                                \
+    TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, TMASCOPE_F_RELEASED)
+#define TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, flags)                                                \
     tmascope_put(tmascope_w_, tmascope_h_, (t_read), (t_math) - (t_read), (iter),                              \
-                 TMASCOPE_CONSUMED_KIND | tmascope_clamp24((t_end) - (t_math)) << 8)
+                 TMASCOPE_CONSUMED_KIND | (unsigned)(flags) << 4 | tmascope_clamp24((t_end) - (t_math)) << 8)
 /* TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter): a stage's arrive.expect_tx at
  * t_expect and its copies issued from t_first to t_last (the host spreads the issues of a
  * description's tensors evenly over that interval), one record */
@@ -422,6 +428,8 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_INSTANT_AT(t, ...) do { } while (0)
 #define TMASCOPE_WAIT_AT(t0, t1, blocked, ...) do { } while (0)
 #define TMASCOPE_CONSUMED(t_read, t_math, t_end, iter) do { } while (0)
+#define TMASCOPE_CONSUMED_RELEASED(t_read, t_math, t_end, iter) do { } while (0)
+#define TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, flags) do { } while (0)
 #define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter) do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
 #define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)

@@ -35,6 +35,8 @@ typedef struct rec_dev {
  * stride `stride` (the buffers came back from the device, or a raw file). */
 typedef struct rec_launch {
     char kernel[256];          /* the kernel's (mangled) name */
+    char gpu[64];              /* the device's name (cuDeviceGetName) */
+    int driver_version;        /* cuDriverGetVersion */
     uint32_t grid[3], block[3];
     uint32_t ctas, nwarps;     /* grid and block products (warps rounded up) */
     uint32_t cap;              /* records per warp the device buffer held */

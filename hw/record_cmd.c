@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "desc.h"
@@ -225,10 +226,16 @@ static int convert(const char *dir, launch_row *r, const pipe_desc *d, const cha
     trace_init(&tr, TRACE_SRC_HW);
     int rc = rec_to_trace(&l, use, use ? text : NULL, len, (uint32_t)o->trace_ctas, &tr, &r->sum, &e);
     if (rc == ERR_OK) {
-        snprintf(tr.gpu, sizeof tr.gpu, "%s", "recorded (tmahw record)");
+        snprintf(tr.gpu, sizeof tr.gpu, "%.63s", l.gpu[0] ? l.gpu : "?");
         snprintf(tr.name, sizeof tr.name, "%.63s", use ? d->name : l.kernel);
-        snprintf(tr.note, sizeof tr.note, "tmahw record, launch %llu of kernel %.60s, grid %s block %s", r->seq,
-                 l.kernel, r->grid, r->block);
+        time_t now = time(NULL);
+        char date[32];
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+        char note[512];
+        snprintf(note, sizeof note, "tmahw record; CUDA %d.%d; %s; launch %llu of %.40s; CTAs traced %u/%u",
+                 l.driver_version / 1000, (l.driver_version % 1000) / 10, date, r->seq, l.kernel,
+                 o->trace_ctas && o->trace_ctas < l.ctas ? (unsigned)o->trace_ctas : l.ctas, l.ctas);
+        snprintf(tr.note, sizeof tr.note, "%.127s", note);
         trace_name(o->out, several, r->seq, r->trace, sizeof r->trace);
         rc = trace_write(r->trace, &tr, &e);
     }

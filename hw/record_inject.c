@@ -182,6 +182,10 @@ static void on_enter(CUpti_CallbackId id, const CUpti_CallbackData *cb)
     memcpy(S.meta.block, block, sizeof block);
     S.meta.ctas = grid[0] * grid[1] * grid[2];
     S.meta.nwarps = (block[0] * block[1] * block[2] + 31) / 32;
+    CUdevice dev;
+    if (cuCtxGetDevice(&dev) != CUDA_SUCCESS || cuDeviceGetName(S.meta.gpu, sizeof S.meta.gpu, dev) != CUDA_SUCCESS)
+        S.meta.gpu[0] = 0;
+    cuDriverGetVersion(&S.meta.driver_version);
     S.corr = cb->correlationId;
     S.pending = 2;
     if (S.filter && !strstr(S.meta.kernel, S.filter))

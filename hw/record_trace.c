@@ -91,6 +91,9 @@ static int generic_trace(const rec_launch *l, uint32_t trace_ctas, trace *out, u
                     te.t_ns += dur;
                     if (rc == ERR_OK)
                         rc = push_generic(out, te, cons ? TRACE_MATH : TRACE_TMA_ISSUE, 0, dhi, e);
+                    te.t_ns += dhi;
+                    if (rc == ERR_OK && cons && (fl & RUN_EVF_RELEASED))
+                        rc = push_generic(out, te, TRACE_RELEASE, 0, 0, e);
                 } else if (kind < TRACE_KIND_COUNT && !(kind == TRACE_WAIT && !(fl & (RUN_EVF_BLOCKED | RUN_EVF_TIMEOUT)))) {
                     rc = push_generic(out, te, kind, fl, dur, e);
                 }

@@ -452,8 +452,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     u32 released = 0;
     u32 rdep = 0;
     /* the releases of the iterations before `upto` not released yet (tail: after the last
-     * iteration, with a ring check per iteration; in the loop consume's covers them) */
-    auto release_upto = [&](u32 upto, bool tail) {
+     * iteration, with a ring check per iteration; in the loop consume's covers them).
+     * folded: the release of a CTA's own stage is not recorded here; the caller's consumed
+     * record carries it (TMASCOPE_F_RELEASED: at the math's end, for iteration - lag) */
+    auto release_upto = [&](u32 upto, bool tail, bool folded) {
 #if !NEVER_RELEASE
         for (; released < upto; released++) {
             const u32 it = released, s = it % STAGES;
@@ -480,12 +482,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 REC(K_RELEASE, s, it, 0, crank ^ 1u, t, 0);
                 (void)t;
 #else
-                u32 t = NOW();
+                u32 t = folded ? 0u : NOW();
                 if (lane == 0) {
                     u32 pc = bar_arrive(empty);
                     atomicAdd(&p.arrivals[((u64)cta * 2 * STAGES + EMPTY(s)) * 4 + (pc < 3 ? pc : 3)], 1u);
                 }
-                REC(K_RELEASE, s, it, 0, crank, t, 0);
+                REC_IF(!folded, K_RELEASE, s, it, 0, crank, t, 0);
                 (void)t;
 #endif
             }
@@ -496,6 +498,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         (void)upto;
 #endif
         (void)tail;
+        (void)folded;
     };
 
     auto consume = [&](u32 i) -> int {
@@ -645,13 +648,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             st_ev = true;
         }
 #endif
+        /* a CTA's own release, right after the math, goes into the consumed record (not
+         * after a store, nor the cluster's releases: their own records) */
+        const bool fold = !MCAST && MODE != 3 && !NEVER_RELEASE && !CP_GROUPS && !st_ev && (int)i - (int)RELEASE_LAG >= 0;
 #if !CP_GROUPS
         if ((int)i - (int)RELEASE_LAG >= 0)
-            release_upto(i - RELEASE_LAG + 1, false);
+            release_upto(i - RELEASE_LAG + 1, false, fold);
 #endif
-        /* the events of the read and the math (the math starts where the read ends; one
-         * record), after the release the producer waits for */
-        TMASCOPE_CONSUMED(t_rd, te_rd, MATH != 0 ? te_m : te_rd, i);
+        /* the events of the read and the math (the math starts where the read ends) and
+         * the folded release, one record, after the release the producer waits for */
+        TMASCOPE_CONSUMED_F(t_rd, te_rd, MATH != 0 ? te_m : te_rd, i, fold ? TMASCOPE_F_RELEASED : 0u);
         REC_IF(st_ev, K_TMA_STORE, s, i, 0, 0, t_st, te_st - t_st);
         (void)t_st;
         (void)te_st;
@@ -673,7 +679,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         for (u32 i = 0; i < ITERS && !stop; i++)
             stop = consume(i);
         if (!stop)
-            release_upto(ITERS, true);
+            release_upto(ITERS, true, false);
     }
 #elif CP_GROUPS
     /* commit groups (the guide's __pipeline_commit / __pipeline_wait_prior): prologue
@@ -719,7 +725,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 stop = consume(i);
         }
         if (!stop)
-            release_upto(ITERS, true);
+            release_upto(ITERS, true, false);
     }
 #endif
 

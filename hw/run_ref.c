@@ -242,10 +242,11 @@ typedef struct raw_rec {
     uint32_t t, dur, iter;
     uint8_t kind, flags, stage, aux;
 } raw_rec;
-#define RAW_EXPAND_MAX (DESC_MAX_TENSORS + 1)
+#define RAW_EXPAND_MAX (DESC_MAX_TENSORS + 3)
 
 /* One device record as the events it stands for (hw/record.cuh): a consumed stage is its
- * read and its math (those the description has), a produced stage its expect_tx and one
+ * read and its math (those the description has) and, flagged, the release of iteration -
+ * release_lag at the math's end; a produced stage its expect_tx and one
  * issue per tensor, spread evenly from the first issue to the last. Every event's stage
  * is its iteration's. Returns the number of events. */
 static uint32_t expand(const run_raw_ev *ev, const pipe_desc *d, raw_rec out[RAW_EXPAND_MAX])
@@ -259,6 +260,10 @@ static uint32_t expand(const run_raw_ev *ev, const pipe_desc *d, raw_rec out[RAW
             out[n++] = (raw_rec){r.t, r.dur, r.iter, RAW_SMEM_READ, 0, r.stage, 0};
         if (d->math != PIPE_MATH_NONE)
             out[n++] = (raw_rec){r.t + r.dur, hi, r.iter, RAW_MATH, 0, r.stage, 0};
+        if ((r.flags & RUN_EVF_RELEASED) && r.iter >= d->release_lag) {
+            const uint32_t it = r.iter - d->release_lag;
+            out[n++] = (raw_rec){r.t + r.dur + hi, 0, it, RAW_RELEASE, 0, (uint8_t)(it % d->stages), RUN_AUX_OWN_CTA};
+        }
         return n;
     }
     if (r.kind == RAW_PRODUCED) {
@@ -358,7 +363,7 @@ static int emit(const pipe_desc *d, const raw_rec *r, trace_event te, int64_t du
         te.dur_ns = (uint32_t)dur;
         break;
     case RAW_RELEASE:
-        te.cta = (uint16_t)(base + r->aux);
+        te.cta = (uint16_t)(r->aux == RUN_AUX_OWN_CTA ? c : base + r->aux);
         te.barrier = (uint8_t)(S + r->stage);
         te.phase = (uint16_t)k_;
         te.flags = te.cta != c ? TRACE_FLAG_REMOTE : 0;

@@ -50,6 +50,8 @@ typedef struct run_raw_ev {
 #define RUN_EVF_BLOCKED 1u
 #define RUN_EVF_TIMEOUT 2u
 #define RUN_EVF_FULL 4u
+#define RUN_EVF_RELEASED 8u   /* a consumed record: the stage (iteration - release_lag) was released at the math's end */
+#define RUN_AUX_OWN_CTA 0xffu /* a release's aux: the recording CTA itself */
 /* evn of a warp that recorded nothing because the kernel's rings were for fewer warps */
 #define RUN_EVN_UNRECORDED 0xffffffffu
 

@@ -31,6 +31,8 @@ static void launch_init(rec_launch *l, uint32_t ctas)
 {
     memset(l, 0, sizeof *l);
     snprintf(l->kernel, sizeof l->kernel, "_Z6rowsum14CUtensorMap_stPf");
+    snprintf(l->gpu, sizeof l->gpu, "NVIDIA H200");
+    l->driver_version = 13000;
     l->grid[0] = ctas, l->grid[1] = l->grid[2] = 1;
     l->block[0] = 160, l->block[1] = l->block[2] = 1;
     l->ctas = ctas;
@@ -84,7 +86,8 @@ static void load_hand(pipe_desc *d)
 }
 
 /* With the description: the simulator's numbering and bytes; the copy's flight ends where
- * the consumer's stalled wait ends; the consumed record is a read and a math. */
+ * the consumer's stalled wait ends; the consumed record is a read, a math and (flagged) the
+ * release at the math's end. */
 Test(record, records_to_events_with_the_description)
 {
     static pipe_desc d;
@@ -93,13 +96,16 @@ Test(record, records_to_events_with_the_description)
     rec_launch l;
     launch_init(&l, 2);
     fill_cta0(&l);
+    /* the consumed record carries the release (at the math's end, 800) */
+    l.ev[1 * l.stride + 1] = rec(RUN_KIND_CONSUMED, RUN_EVF_RELEASED, 400, 100, 0, 300);
+    l.evn[1] = 2;
     trace tr;
     trace_init(&tr, TRACE_SRC_HW);
     rec_summary s;
     err_info e = {0};
     cr_assert_eq(rec_to_trace(&l, &d, "name: x\n", 8, 0, &tr, &s, &e), ERR_OK, "%s", e.detail);
     cr_expect_eq(s.overflowed, 0);
-    cr_expect_eq(s.records, 4);
+    cr_expect_eq(s.records, 3);
     cr_expect(!tr.truncated);
     cr_expect_eq(tr.count, 7, "expect_tx, issue, flight, wait, read, math, release: %zu", tr.count);
     const trace_event *x = find(&tr, TRACE_BAR_EXPECT_TX, 0);
@@ -128,6 +134,8 @@ Test(record, records_to_events_with_the_description)
     cr_expect_eq(x->dur_ns, 300);
     x = find(&tr, TRACE_RELEASE, 1);
     cr_assert_not_null(x);
+    cr_expect_eq(x->t_ns, 800);
+    cr_expect_eq(x->cta, 0);
     cr_expect_eq(x->barrier, d.stages + 0);
     cr_expect(tr.desc_text && !strcmp(tr.desc_text, "name: x\n"), "the trace carries the description");
     trace_free(&tr);
@@ -187,6 +195,8 @@ Test(record, raw_file_round_trip)
     cr_assert_eq(rec_raw_write(path, &l, &e), ERR_OK, "%s", e.detail);
     cr_assert_eq(rec_raw_read(path, &m, &e), ERR_OK, "%s", e.detail);
     cr_expect_str_eq(m.kernel, l.kernel);
+    cr_expect_str_eq(m.gpu, "NVIDIA H200");
+    cr_expect_eq(m.driver_version, 13000);
     cr_expect_eq(m.ctas, 2);
     cr_expect_eq(m.nwarps, 5);
     cr_expect_eq(m.cap, 8);
@@ -336,8 +346,7 @@ static int run(const char *cmd, char *out, size_t cap)
  * events by key; every kind the kernel records has matches. */
 Test(record_hand, recording_diffs_with_its_simulation, .timeout = 120)
 {
-    if (access(HAND_REC, R_OK) != 0)
-        cr_skip_test("no recording " HAND_REC " yet");
+    cr_assert(access(HAND_REC, R_OK) == 0, "the committed recording " HAND_REC " is missing");
     trace hw;
     err_info e = {0};
     cr_assert_eq(trace_read(HAND_REC, &hw, &e), ERR_OK, "%s", e.detail);
@@ -356,6 +365,10 @@ Test(record_hand, recording_diffs_with_its_simulation, .timeout = 120)
     snprintf(cmd, sizeof cmd, "/tmp/hand_sim_%d.tmt", (int)getpid());
     remove(cmd);
     cr_expect(rc == 0 || rc == 1, "tmasim diff exit %d: %s", rc, out);
+    unsigned matched = 0;
+    const char *m = strstr(out, "\"matched\": ");
+    cr_assert(m && sscanf(m, "\"matched\": %u", &matched) == 1, "%s", out);
+    cr_expect_gt(matched, 8u * 4 * 64 * 2, "the 8 traced CTAs' reads and maths at least: %u matched", matched);
     const char *kinds[] = {"\"smem_read\"", "\"math\"", "\"release\"", "\"tma_issue\"", "\"bar_expect_tx\""};
     for (int k = 0; k < 5; k++)
         cr_expect(strstr(out, kinds[k]) != NULL, "no %s group in the diff: %s", kinds[k], out);
