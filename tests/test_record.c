@@ -360,7 +360,7 @@ Test(record_hand, recording_diffs_with_its_simulation, .timeout = 120)
     cr_expect_eq(hw.desc_hash, pipe_plan_hash(&d), "recorded with this description");
     trace_free(&hw);
     char cmd[512], out[65536];
-    snprintf(cmd, sizeof cmd, "%s sim examples/hand_tma.yaml -o /tmp/hand_sim_%d.tmt >/dev/null 2>&1 && %s diff "
+    snprintf(cmd, sizeof cmd, "%s sim examples/hand_tma.yaml --gpu h200 -o /tmp/hand_sim_%d.tmt >/dev/null 2>&1 && %s diff "
              "/tmp/hand_sim_%d.tmt " HAND_REC " --format json 2>&1", TMASIM_REL_BIN, (int)getpid(), TMASIM_REL_BIN,
              (int)getpid());
     int rc = run(cmd, out, sizeof out);
