@@ -913,6 +913,36 @@ int b_place(ctx &c)
     return 0;
 }
 
+/* The st.async copy trip: clusters of 2, one producer warp per CTA, 1-8 CTAs per SM, data
+ * from DRAM (1 GiB walked once), rows of 512 (contiguous), 128, 64, 32 bytes at a 1 KiB
+ * pitch. The simulator prices a trip by the lines it touches and the producers per SM. */
+int b_stas(ctx &c, void *big, size_t big_bytes)
+{
+    const int per_sm[3] = {1, 4, 8}, rows[4] = {512, 128, 64, 32};
+    for (int ri = 0; ri < 4; ri++)
+        for (int ki = 0; ki < 3; ki++) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+            const int grid = c.sms * per_sm[ki];
+            cfg.gridDim = dim3((unsigned)grid), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
+            const u32 pitch = rows[ri] >= 512 ? 512u : 1024u;
+            CK(cudaLaunchKernelEx(&cfg, ck_stas, (const unsigned char *)big, (unsigned long long)big_bytes,
+                                  (u32)rows[ri], pitch, 8u, c.dout));
+            if (fetch(c, (size_t)grid))
+                return -1;
+            std::vector<double> ns;
+            for (int b = 0; b < grid; b++)
+                ns.push_back((double)c.hout[b] / c.ghz);
+            add(c, "stas", fmt("stas_trip_r%d_k%d_ns", rows[ri], per_sm[ki]).c_str(), "ns", false, ns,
+                fmt("st.async copy loop, clusters of 2, %d producer warp(s) per SM, rows of %d bytes%s from DRAM: ns "
+                    "per trip of 32 lanes x 16 bytes (load, then st.async to the peer)",
+                    per_sm[ki], rows[ri], rows[ri] >= 512 ? " (contiguous)" : " at a 1 KiB pitch"));
+        }
+    return 0;
+}
+
 int b_clusters(ctx &c)
 {
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
@@ -1036,14 +1066,14 @@ void usage(FILE *f)
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch place\n"
+            "                 clusters ifetch place stas\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "place"};
+                               "clusters", "ifetch", "place", "stas"};
 
 } // namespace
 
@@ -1080,7 +1110,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch, place)\n",
+                            "clusters, ifetch, place, stas)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -1124,7 +1154,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         c.err.clear();
         int rc = b == "clock" ? b_clock(c) : b == "d2d" ? b_d2d(c) : b == "tma_latency" ? b_tma_latency(c, big, flush, flush_bytes)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
-               : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
+               : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
                : b_clusters(c);

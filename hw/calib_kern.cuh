@@ -609,4 +609,51 @@ __global__ void ck_place(u64 spin_ns, u64 *out)
     }
 }
 
+/* The st.async copy loop as the generated producer runs it (hw/run_kernel.cuh MODE 3), in
+ * clusters of 2: warp 0 of every CTA writes 4 KiB stages into its peer's shared memory,
+ * each lane loading 16 bytes from global memory and storing them with st.async
+ * (complete_tx on the peer's barrier), one trip of 32 lanes after the other. The stage's
+ * rows are row_bytes wide, pitch bytes apart, so a trip touches 512 / min(row_bytes, 128)
+ * lines or more. Each CTA walks its own region of `src` (wrapping at `span`).
+ * out[blockIdx.x]: cycles per trip. */
+__global__ void ck_stas(const unsigned char *src, unsigned long long span, u32 row_bytes, u32 pitch, u32 stages,
+                        u64 *out)
+{
+    __shared__ __align__(128) unsigned char stage[4096];
+    __shared__ __align__(8) u64 bar;
+    u32 rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    const u32 lane = threadIdx.x & 31, peer = rank ^ 1u;
+    if (threadIdx.x == 0)
+        ck_bar_init(ck_sa(&bar), 1u << 19);
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    u32 rbar, rstage;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(ck_sa(&bar)), "r"(peer));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rstage) : "r"(ck_sa(stage)), "r"(peer));
+    const unsigned long long per_stage = (unsigned long long)(4096 / row_bytes) * pitch;
+    const unsigned long long region = per_stage * stages;
+    const unsigned char *base = src + ((unsigned long long)blockIdx.x * region) % (span - region);
+    u64 t0 = ck_clk();
+    for (u32 j = 0; j < stages; j++) {
+        if (lane == 0)
+            asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(rbar),
+                         "r"(4096u)
+                         : "memory");
+        __syncwarp();
+        for (u32 q = lane; q < 256; q += 32) {
+            const u32 b = q * 16;
+            const uint4 v = *(const uint4 *)(base + j * per_stage + (unsigned long long)(b / row_bytes) * pitch +
+                                             b % row_bytes);
+            asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                         ::"r"(rstage + b), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rbar)
+                         : "memory");
+        }
+        __syncwarp();
+    }
+    u64 t1 = ck_clk();
+    if (lane == 0)
+        out[blockIdx.x] = (t1 - t0) / (stages * 8u);
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 #endif
