@@ -21,7 +21,9 @@
 #include "calib.h"
 #include "calib_kern.cuh"
 #include "gpu_time.h"
+#include "gemm_gen.h"
 #include "hw.h"
+#include "wgmma.h"
 
 namespace {
 
@@ -592,6 +594,103 @@ int b_ifetch(ctx &c)
     return 0;
 }
 
+/* wgmma.mma_async from shared memory (SS), the generated GEMM kernel's inner step: each
+ * warpgroup issues 4 instructions over one 128-byte swizzle row of K, commits a group and
+ * waits with wait_group(1) (throughput) or wait_group(0) (latency of a group of 4).
+ * Built with NVRTC from the generator's instruction (gemm_gen_wgmma_source). */
+const char WGMMA_BENCH[] =
+    "extern \"C\" __global__ void ck_wgmma(int n, int wait0, u64 *out)\n"
+    "{\n"
+    "    extern __shared__ __align__(1024) unsigned char sm[];\n"
+    "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
+    "    float acc[NACC];\n"
+    "    for (int i = 0; i < NACC; i++) acc[i] = 0.f;\n"
+    "    u64 t0; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t0));\n"
+    "    for (int i = 0; i < n; i++) {\n"
+    "        asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+    "#pragma unroll\n"
+    "        for (u32 k = 0; k < 4; k++)\n"
+    "            gm_wgmma(acc, 0x4000004000010000ull | ((sb + 32 * k) >> 4), 0x4000004000010000ull | ((sb + 16384 + 32 * k) >> 4));\n"
+    "        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+    "        if (wait0) asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "        else asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
+    "    }\n"
+    "    asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "    float r = 0.f;\n"
+    "    for (int i = 0; i < NACC; i++) r += acc[i];\n"
+    "    u64 t1; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t1));\n"
+    "    if (r == 1234.5f) out[0] = 0;\n"
+    "    if ((threadIdx.x & 31) == 0) { out[(blockIdx.x * 32 + threadIdx.x / 32) * 2] = t0; out[(blockIdx.x * 32 + threadIdx.x / 32) * 2 + 1] = t1; }\n"
+    "}\n";
+
+int wgmma_kernel(ctx &c, uint32_t n, int dtype, CUfunction *fn, CUmodule *mod)
+{
+    static pipe_desc d;
+    memset(&d, 0, sizeof d);
+    d.wgmma.n = n;
+    d.wgmma.dtype = dtype;
+    d.wgmma.k = wg_k((wg_dtype)dtype);
+    char *head = NULL;
+    err_info e = {};
+    if (gemm_gen_wgmma_source(&d, &head, &e) != ERR_OK) {
+        c.err = e.detail;
+        return -1;
+    }
+    std::string src = fmt("#define NACC %u\n", n / 2) + head + WGMMA_BENCH;
+    free(head);
+    char msg[600];
+    if (hw_nvrtc_load(src.c_str(), "ck_wgmma.cu", NULL, 0, "ck_wgmma", mod, fn, msg, sizeof msg)) {
+        c.err = msg;
+        return -1;
+    }
+    cuFuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024);
+    return 0;
+}
+
+/* Per shape: cycles per instruction on the SM with 1 and 2 warpgroups issuing (the tensor
+ * pipe's rate, or the shared-memory port's where the operands' bytes bound it), and the
+ * latency of one group of 4 instructions. */
+int b_wgmma(ctx &c)
+{
+    const uint32_t ns[3] = {64, 128, 256};
+    const int types[2] = {WG_BF16, WG_E4M3};
+    for (int ti = 0; ti < 2; ti++)
+        for (int ni = 0; ni < 3; ni++) {
+            CUfunction fn;
+            CUmodule mod;
+            if (wgmma_kernel(c, ns[ni], types[ti], &fn, &mod))
+                return -1;
+            const int iters = 256;
+            double cyc[2], lat = 0;
+            for (int g = 0; g < 3; g++) {
+                int n = iters, wait0 = g == 2;
+                void *args[] = {&n, &wait0, &c.dout};
+                unsigned threads = g == 1 ? 256 : 128;
+                if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 64 * 1024, 0, args, NULL) != CUDA_SUCCESS ||
+                    fetch(c, 64 * (size_t)c.sms)) {
+                    c.err = "ck_wgmma launch failed";
+                    return -1;
+                }
+                double span = quantile(cta_spans(c, threads / 32), 0.5);
+                if (g < 2)
+                    cyc[g] = span / (4.0 * iters * (g + 1));
+                else
+                    lat = span / iters;
+            }
+            cuModuleUnload(mod);
+            const char *tn = ti ? "e4m3" : "bf16";
+            uint32_t k = wg_k((wg_dtype)types[ti]);
+            add1(c, "wgmma", fmt("wgmma_n%u_%s_cycles", ns[ni], tn).c_str(), "cycles", false, std::min(cyc[0], cyc[1]),
+                 fmt("wgmma.mma_async m64n%uk%u %s from shared memory, 4 per group, wait_group(1): cycles per "
+                     "instruction on the SM, the least of 1 and 2 warpgroups (%.1f, %.1f): %.0f flops per cycle",
+                     ns[ni], k, tn, cyc[0], cyc[1], 2.0 * 64 * ns[ni] * k / std::min(cyc[0], cyc[1])));
+            add1(c, "wgmma", fmt("wgmma_n%u_%s_group_latency_cycles", ns[ni], tn).c_str(), "cycles", false, lat,
+                 fmt("one warpgroup: a group of 4 m64n%uk%u, commit, wait_group(0): cycles from issue to its end", ns[ni],
+                     k));
+        }
+    return 0;
+}
+
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -947,14 +1046,14 @@ void usage(FILE *f)
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch\n"
+            "                 clusters ifetch wgmma\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch"};
+                               "clusters", "ifetch", "wgmma"};
 
 } // namespace
 
@@ -991,7 +1090,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch)\n",
+                            "clusters, ifetch, wgmma)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -1038,7 +1137,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b_clusters(c);
+               : b == "wgmma" ? b_wgmma(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

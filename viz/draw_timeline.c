@@ -22,6 +22,8 @@ draw_rgb draw_kind_rgb(trace_kind k)
     switch (k) {
     case TRACE_TMA_FLIGHT: return (draw_rgb){0.26, 0.52, 0.90};
     case TRACE_TMA_STORE: return (draw_rgb){0.58, 0.40, 0.85};
+    case TRACE_WGMMA: return (draw_rgb){0.95, 0.55, 0.10};
+    case TRACE_WGMMA_WAIT: return (draw_rgb){0.75, 0.60, 0.40};
     case TRACE_WAIT: return DRAW_STALL_RGB;
     case TRACE_SMEM_READ: return (draw_rgb){0.16, 0.68, 0.55};
     case TRACE_MATH: return (draw_rgb){0.93, 0.72, 0.20};
