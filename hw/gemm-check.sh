@@ -21,7 +21,7 @@ run() { # name yaml
     timeout 300 "$T" run "$yaml" -o "$OUT/runs/$name.tmt" --reps "$REPS" --format json >"$OUT/runs/$name.json" 2>/dev/null
     echo "-- $name (exit $rc)"; head -n 8 "$OUT/runs/$name.txt"
 }
-for ex in ${EXAMPLES:-gemm_bf16_8192 gemm_bf16_4096 gemm_e4m3_8192 gemm_bf16_n64 bug_wgmma_release}; do
+for ex in ${EXAMPLES:-gemm_bf16_8192 gemm_bf16_4096 gemm_e4m3_8192 gemm_bf16_n64 bug_wgmma_release bug_wgmma_descriptor}; do
     run "$ex" "examples/$ex.yaml"
 done
 if [ -z "${SKIP_VARIANTS:-}" ]; then
