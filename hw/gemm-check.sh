@@ -32,7 +32,9 @@ if [ -z "${SKIP_VARIANTS:-}" ]; then
     sed 's/^stages: 3/stages: 5/; s/box: \[64, 256\]/box: [64, 128]/; s/m64n256k16/m64n128k16/; s/^name: .*/name: v_128x128_s5/' \
         $base >"$V/v_128x128_s5.yaml"
     sed 's/wgmma_wait: 1/wgmma_wait: 0/; s/release_lag: 1/release_lag: 0/; s/^name: .*/name: v_wait0/' $base >"$V/v_wait0.yaml"
-    for v in v_s4_direct v_group16 v_128x128_s5 v_wait0; do run "$v" "$V/$v.yaml"; done
+    sed 's/^grid: .*/&\ncluster: {size: 2, multicast: true}/; s/^name: .*/name: v_mc2/' $base >"$V/v_mc2.yaml"
+    sed 's/^grid: .*/&\ncluster: {size: 2, multicast: true}/; s/group_m: 8/group_m: 16/; s/^name: .*/name: v_mc2_group16/' $base >"$V/v_mc2_group16.yaml"
+    for v in v_mc2 v_mc2_group16 v_s4_direct v_group16 v_128x128_s5 v_wait0; do run "$v" "$V/$v.yaml"; done
 fi
 echo "== calibrate wgmma"
 timeout 120 "$T" calibrate --only clock,wgmma -o "$OUT/wgmma.params" | tee "$OUT/calibrate.txt"

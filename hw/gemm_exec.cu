@@ -191,6 +191,8 @@ int gemm_encode_maps(const pipe_desc *d, const unsigned char *A, const unsigned 
     a.global_address = (uint64_t)(uintptr_t)A;
     b.global_address = (uint64_t)(uintptr_t)B;
     a.l2_promotion = b.l2_promotion = TM_L2_256B;
+    if (d->multicast)
+        b.box[1] /= d->cluster;   /* each CTA of the cluster loads its slice of B's tile for both */
     tm_desc c;
     tm_desc_defaults(&c);
     c.dtype = TM_DTYPE_BF16;
@@ -279,7 +281,21 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     auto launch = [&](int rec) -> CUresult {
         unsigned rc_ctas = rec ? rec_ctas : 0;
         void *args[] = {&maps[0], &maps[1], &maps[2], &g.C, &g.ev, &g.evn, rec ? &cap : &zero_cap, &rc_ctas};
-        return cuLaunchKernel(fn[rec], d->ctas, 1, 1, threads, 1, 1, smem, 0, args, NULL);
+        CUlaunchConfig cfg = {};
+        cfg.gridDimX = d->ctas;
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = threads;
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.sharedMemBytes = smem;
+        CUlaunchAttribute attr[1];
+        if (d->cluster > 1) {
+            attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+            attr[0].value.clusterDim.x = d->cluster;
+            attr[0].value.clusterDim.y = attr[0].value.clusterDim.z = 1;
+            cfg.attrs = attr;
+            cfg.numAttrs = 1;
+        }
+        return cuLaunchKernelEx(&cfg, fn[rec], args, NULL);
     };
     /* reference and correctness */
     dim3 rb(16, 16), rg((unsigned)(N + 15) / 16, (unsigned)(M + 15) / 16);

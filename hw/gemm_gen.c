@@ -122,6 +122,7 @@ int gemm_gen_source(const pipe_desc *d, char **src, err_info *e)
     gb_printf(&b, "#define GM_M %uu\n#define GM_N %uu\n#define GM_K %uu\n", g->m, g->n, g->k);
     gb_printf(&b, "#define GM_BM %uu\n#define GM_BN %uu\n#define GM_BK %uu\n", g->bm, g->bn, g->bk);
     gb_printf(&b, "#define GM_CONSUMERS %uu\n#define GM_STAGES %uu\n", g->consumer_groups, d->stages);
+    gb_printf(&b, "#define GM_CLUSTER %uu\n", d->multicast ? d->cluster : 1u);
     gb_printf(&b, "#define GM_WAIT %u\n#define GM_LAG %uu\n#define GM_GROUP %uu\n", d->wgmma.wait, d->release_lag,
               g->group_m);
     gb_printf(&b, "#define GM_KINST %uu\n#define GM_EPI_TMA %d\n", d->wgmma.k, g->epilogue == PIPE_EPI_TMA);

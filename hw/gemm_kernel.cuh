@@ -12,7 +12,10 @@
  * group, wait until at most GM_WAIT groups are in flight and release the stage GM_LAG
  * stages back (GM_LAG >= GM_WAIT is the correct protocol: a smaller lag releases a stage
  * that a wgmma may still be reading). The grid is persistent: CTA b takes tiles b,
- * b + gridDim.x, ... in GM_GROUP-row groups of M tiles. The epilogue converts the f32
+ * b + gridDim.x, ... in GM_GROUP-row groups of M tiles. With GM_CLUSTER 2 the CTAs of a
+ * cluster take the two M tiles of one tile column: each loads its own A and one half of B,
+ * multicast to both, and a stage is free only when the consumers of both CTAs released it
+ * (they arrive on both CTAs' empty barriers). The epilogue converts the f32
  * accumulators to bf16 and stores them: through shared memory and TMA stores
  * (GM_EPI_TMA 1) or straight from registers (0).
  * Embedded into tmahw as a C string by hw/embed.sh (hw/gemm_kernel_str.c). */
@@ -36,7 +39,10 @@ struct __align__(16) GmEv {   /* one recorded event (converted by the host, hw/g
 #define GM_A_BYTES (GM_BM * 128)
 #define GM_B_BYTES (GM_BN * 128)
 #define GM_STAGE_BYTES (GM_A_BYTES + GM_B_BYTES)
-#define GM_MT (GM_M / GM_BM)
+#ifndef GM_CLUSTER
+#define GM_CLUSTER 1
+#endif
+#define GM_MT (GM_M / GM_BM / GM_CLUSTER)   /* rows of tile clusters */
 #define GM_NT (GM_N / GM_BN)
 #define GM_KT (GM_K / GM_BK)
 #define GM_TILES (GM_MT * GM_NT)
@@ -101,6 +107,29 @@ __device__ __forceinline__ void gm_tma_store(const TMap *m, u32 src, int c0, int
                  ::"l"(m), "r"(c0), "r"(c1), "r"(src)
                  : "memory");
 }
+__device__ __forceinline__ u32 gm_rank(void)
+{
+    u32 r = 0;
+#if GM_CLUSTER > 1
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+#endif
+    return r;
+}
+__device__ __forceinline__ void gm_cluster_sync(void)
+{
+#if GM_CLUSTER > 1
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+    __syncthreads();
+#endif
+}
+/* half of B to both CTAs of the cluster: complete_tx on each CTA's barrier at the same offset */
+__device__ __forceinline__ void gm_tma_load_mc(const TMap *m, u32 dst, u32 bar, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst), "l"(m), "r"(c0), "r"(c1), "r"(bar), "h"((unsigned short)3)
+                 : "memory");
+}
 __device__ __forceinline__ void gm_named_sync(u32 id)
 {
     asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
@@ -143,10 +172,11 @@ struct GmRec {   /* per warp event recording (GM_RECORD) */
 
 __device__ __forceinline__ void gm_producer(const TMap *ma, const TMap *mb, u32 sb, GmRec &rec)
 {
-    u32 it = 0;
-    for (u32 t = blockIdx.x; t < GM_TILES; t += gridDim.x) {
+    u32 it = 0, rank = gm_rank();
+    for (u32 t = blockIdx.x / GM_CLUSTER; t < GM_TILES; t += gridDim.x / GM_CLUSTER) {
         u32 mt, nt;
         gm_tile(t, &mt, &nt);
+        mt = mt * GM_CLUSTER + rank;
         for (u32 kb = 0; kb < GM_KT; kb++, it++) {
             u32 s = it % GM_STAGES, ph = (it / GM_STAGES) & 1;
             u32 full = sb + GM_BAR_OFF + 8 * s, empty = full + 8 * GM_STAGES;
@@ -158,7 +188,12 @@ __device__ __forceinline__ void gm_producer(const TMap *ma, const TMap *mb, u32 
             gm_expect_tx(full, GM_STAGE_BYTES);
             u32 a = sb + s * GM_STAGE_BYTES;
             gm_tma_load(ma, a, full, (int)(kb * GM_BK), (int)(mt * GM_BM));
+#if GM_CLUSTER > 1
+            gm_tma_load_mc(mb, a + GM_A_BYTES + rank * (GM_BN / 2) * 128, full, (int)(kb * GM_BK),
+                           (int)(nt * GM_BN + rank * (GM_BN / 2)));
+#else
             gm_tma_load(mb, a + GM_A_BYTES, full, (int)(kb * GM_BK), (int)(nt * GM_BN));
+#endif
             rec.put(t0, GMEV_LOAD, s, it, 0, 0);
         }
     }
@@ -213,8 +248,18 @@ __device__ __forceinline__ void gm_epilogue(float (&acc)[GM_BN / 2], u32 sb, u32
 
 __device__ __forceinline__ void gm_release(u32 sb, u32 g)
 {
-    if (threadIdx.x % 32 == 0)
-        gm_arrive(sb + GM_BAR_OFF + 8 * (GM_STAGES + g % GM_STAGES));
+    if (threadIdx.x % 32 == 0) {
+        u32 bar = sb + GM_BAR_OFF + 8 * (GM_STAGES + g % GM_STAGES);
+#if GM_CLUSTER > 1
+        for (u32 r = 0; r < GM_CLUSTER; r++) {
+            u32 rb;
+            asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(bar), "r"(r));
+            asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(rb) : "memory");
+        }
+#else
+        gm_arrive(bar);
+#endif
+    }
 }
 
 __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 *C, GmRec &rec)
@@ -222,10 +267,11 @@ __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 
     float acc[GM_BN / 2];
     u32 it = 0, warp = 1 * 4 + c * 4 + (threadIdx.x % 128) / 32;
     int lead = threadIdx.x % 128 < 32 && threadIdx.x % 32 == 0;   /* records this warpgroup's events */
-    u32 first = 1;
-    for (u32 t = blockIdx.x; t < GM_TILES; t += gridDim.x) {
+    u32 first = 1, rank = gm_rank();
+    for (u32 t = blockIdx.x / GM_CLUSTER; t < GM_TILES; t += gridDim.x / GM_CLUSTER) {
         u32 mt, nt;
         gm_tile(t, &mt, &nt);
+        mt = mt * GM_CLUSTER + rank;
 #pragma unroll
         for (u32 i = 0; i < GM_BN / 2; i++)
             acc[i] = 0.f;
@@ -287,13 +333,13 @@ extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
     if (threadIdx.x == 0) {
         for (u32 s = 0; s < GM_STAGES; s++) {
             gm_bar_init(sb + GM_BAR_OFF + 8 * s, 1);
-            gm_bar_init(sb + GM_BAR_OFF + 8 * (GM_STAGES + s), GM_CONSUMERS * 4);
+            gm_bar_init(sb + GM_BAR_OFF + 8 * (GM_STAGES + s), GM_CONSUMERS * 4 * GM_CLUSTER);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         asm volatile("prefetch.tensormap [%0];" ::"l"(&ma) : "memory");
         asm volatile("prefetch.tensormap [%0];" ::"l"(&mb) : "memory");
     }
-    __syncthreads();
+    gm_cluster_sync();   /* every CTA's barriers exist before a peer arrives on them or multicasts */
     GmRec rec;
     u32 w = threadIdx.x / 32;
     rec.ev = (GM_RECORD && blockIdx.x < rec_ctas) ? ev + ((size_t)blockIdx.x * (GM_THREADS / 32) + w) * ev_cap : 0;
@@ -303,6 +349,7 @@ extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(GM_PRODUCER_REGS));
         if (threadIdx.x == 0)
             gm_producer(&ma, &mb, sb, rec);
+        __syncwarp();
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(GM_CONSUMER_REGS));
         gm_consumer(wg - 1, sb, &mc, C, rec);
@@ -312,5 +359,8 @@ extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
         evn[(size_t)blockIdx.x * (GM_THREADS / 32) + w] = rec.n;
 #else
     (void)evn;
+#endif
+#if GM_CLUSTER > 1
+    gm_cluster_sync();   /* no CTA leaves while its peer may still multicast into it or arrive on it */
 #endif
 }

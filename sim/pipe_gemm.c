@@ -8,6 +8,9 @@
 
 static const char *file_of(const pipe_desc *d) { return d->file[0] ? d->file : "description"; }
 
+/* CTAs sharing one tile column through multicast (1 without) */
+static uint32_t mcast(const pipe_desc *d) { return d->multicast ? d->cluster : 1u; }
+
 /* The tensor-map element type that carries a wgmma operand type (8-bit types as u8). */
 static int tm_type_carries(tm_dtype t, wg_dtype w)
 {
@@ -83,7 +86,11 @@ int pipe_gemm_derive_shape(pipe_desc *d, err_info *e)
         rc = check_operand(d, 1, g->n, g->bn, e);
     if (rc != ERR_OK)
         return rc;
-    if (g->m % g->bm || g->n % g->bn || g->k % g->bk)
+    if (d->cluster > 1 && (!d->multicast || d->cluster != 2))
+        return err_set(e, ERR_BAD_INPUT, "cluster.size",
+                       "%s: field 'cluster' (math kind wgmma): clusters of 2 with multicast (the CTAs of a cluster share "
+                       "B's tile, each loading half), or no cluster", f);
+    if (g->m % (g->bm * d->cluster) || g->n % g->bn || g->k % g->bk)
         return err_set(e, ERR_BAD_INPUT, "gemm", "%s: field 'gemm' = %ux%ux%u is not a multiple of the tile %ux%ux%u", f, g->m,
                        g->n, g->k, g->bm, g->bn, g->bk);
     if (g->group_m == 0)
@@ -172,13 +179,13 @@ uint32_t pipe_gemm_instrs_per_stage(const pipe_desc *d) { return d->wgmma.k ? d-
 
 uint32_t pipe_gemm_cta_tiles(const pipe_desc *d, uint32_t cta)
 {
-    uint32_t T = d->gemm.tiles;
-    return cta < T ? (T - cta + d->ctas - 1) / d->ctas : 0;
+    uint32_t C = mcast(d), T = d->gemm.tiles / C, id = cta / C, n = d->ctas / C;
+    return id < T ? (T - id + n - 1) / n : 0;
 }
 
 void pipe_gemm_tile(const pipe_desc *d, uint32_t t, uint32_t *mt, uint32_t *nt)
 {
-    uint32_t MT = d->gemm.m / d->gemm.bm, NT = d->gemm.n / d->gemm.bn, G = d->gemm.group_m;
+    uint32_t MT = d->gemm.m / d->gemm.bm / mcast(d), NT = d->gemm.n / d->gemm.bn, G = d->gemm.group_m;
     uint32_t per = G * NT, grp = t / per, r = t % per, first = grp * G;
     uint32_t rows = MT - first < G ? MT - first : G;
     *mt = first + r % rows;
