@@ -224,7 +224,7 @@ static void check_descriptors(const pipe_desc *d, wg_operand op, pipe_gemm_findi
                 snprintf(fix, sizeof fix, "no descriptor reads it: %s", c.why_none);
             snprintf(det, sizeof det,
                      "operand %s (%s), warpgroup %u, k instruction %u: descriptor 0x%016llx reads %u of %u elements from "
-                     "the wrong place; %s",
+                     "the wrong place; %s.",
                      op == WG_A ? "A" : "B", d->tensors[op].name, g, kk,
                      (unsigned long long)pipe_gemm_descriptor(d, op, 0, g, kk), c.mismatches, c.elements, fix);
             add(out, n, "wgmma_descriptor_mismatch", det);
@@ -242,7 +242,7 @@ uint32_t pipe_gemm_findings(const pipe_desc *d, pipe_gemm_finding out[PIPE_GEMM_
         snprintf(det, sizeof det,
                  "consumer.release_lag = %u < consumer.wgmma_wait = %u: after wgmma.wait_group(%u) the groups of the last %u "
                  "stages may still be reading shared memory, yet the stage %u back is released: the producer's next TMA "
-                 "copy can overwrite operands a wgmma is reading",
+                 "copy can overwrite operands a wgmma is reading.",
                  d->release_lag, d->wgmma.wait, d->wgmma.wait, d->wgmma.wait, d->release_lag);
         add(out, &n, "wgmma_release_in_flight", det);
     }
