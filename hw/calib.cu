@@ -496,6 +496,30 @@ int b_smem_latency(ctx &c)
     return 0;
 }
 
+/* mma.sync flops per cycle per sub-partition with `per_sm` CTAs of `threads` threads on
+ * every SM at once (4 chains per warp), from the kernel's event-timed duration: the
+ * pipe's rate when the warps come from several CTAs. -1 on a launch error. */
+static double mma_ctas_rate(ctx &c, int threads, int per_sm)
+{
+    const int n = 4096;
+    cudaEvent_t e0, e1;
+    if (cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess)
+        return -1;
+    float ms = 0;
+    ck_mma<4><<<c.sms * per_sm, threads>>>(64, c.dout, (float *)c.dsink);   /* warm-up */
+    cudaEventRecord(e0);
+    ck_mma<4><<<c.sms * per_sm, threads>>>(n, c.dout, (float *)c.dsink);
+    cudaEventRecord(e1);
+    bool ok = cudaEventSynchronize(e1) == cudaSuccess && cudaGetLastError() == cudaSuccess &&
+              cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess && ms > 0;
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    if (!ok)
+        return -1;
+    double flops = 4096.0 * 4 * n * (threads / 32) * per_sm * c.sms;
+    return flops / (ms * 1e-3 * c.ghz * 1e9) / (4.0 * c.sms);
+}
+
 int b_math(ctx &c)
 {
     const int per[4] = {1, 2, 4, 8};
@@ -521,25 +545,52 @@ int b_math(ctx &c)
             lat.push_back((double)(c.hout[(b * 32 + w) * 2 + 1] - c.hout[(b * 32 + w) * 2]) / 1024.0);
     add(c, "mma", "mma_chain_cycles", "cycles", false, lat,
         "mma.sync.m16n8k16 f32+=f16 in one dependent chain, one warp per sub-partition: cycles per instruction");
+    /* the pipe's rate by warps per sub-partition (1, 2, 4, 8), each warp 4 chains as the
+     * generated math block: the simulator interpolates it over the math warps resident on
+     * a sub-partition */
     std::string mp;
-    double best = 0, one_warp = 1;
-    for (int k = 0; k < 3; k++) {
+    double best = 0, r[4];
+    for (int k = 0; k < 4; k++) {
         ck_mma<4><<<c.sms, 128 * per[k]>>>(512, c.dout, (float *)c.dsink);
         if (fetch(c, 64 * (size_t)c.sms))
             return -1;
-        double r = 4096.0 * 4 * 512 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
-        best = std::max(best, r);
-        if (k == 0)
-            one_warp = r;
-        mp += fmt("%s%d/SMSP %.0f", k ? ", " : "", per[k], r);
+        r[k] = 4096.0 * 4 * 512 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
+        best = std::max(best, r[k]);
+        mp += fmt("%s%d/SMSP %.0f", k ? ", " : "", per[k], r[k]);
     }
     add1(c, "mma", "mma_flops_per_cycle_smsp", "flop/cycle", true, best,
          fmt("mma.sync.m16n8k16 in 4 chains per warp: flops per cycle per sub-partition, the most of (%s)", mp.c_str()));
+    for (int k = 1; k < 4; k++)
+        add1(c, "mma", fmt("mma_flops_%dw_smsp", per[k]).c_str(), "flop/cycle", true, r[k],
+             fmt("mma.sync.m16n8k16 in 4 chains per warp, %d warps per sub-partition (one CTA of %d threads per SM): "
+                 "flops per cycle per sub-partition",
+                 per[k], 128 * per[k]));
+    /* the generated block's shape: 256 mma with a compile-time count, 1-8 warps per sub-partition */
+    for (int k = 0; k < 4; k++) {
+        ck_mma_block<256><<<c.sms, 128 * per[k]>>>(8, c.dout, (float *)c.dsink);
+        if (fetch(c, 64 * (size_t)c.sms))
+            return -1;
+        double rb = 4096.0 * 256 * 8 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
+        add1(c, "mma", fmt("mma_block_flops_%dw", per[k]).c_str(), "flop/cycle", false, rb,
+             fmt("the generated math block (256 mma.sync, a compile-time count, 4 chains from zero), %d warps per "
+                 "sub-partition: flops per cycle per sub-partition",
+                 per[k]));
+    }
+    const int shapes[5][2] = {{128, 1}, {128, 2}, {128, 4}, {128, 8}, {160, 10}};
+    for (int k = 0; k < 5; k++) {
+        double rc = mma_ctas_rate(c, shapes[k][0], shapes[k][1]);
+        if (rc < 0)
+            return -1;
+        add1(c, "mma", fmt("mma_flops_%dx%dw", shapes[k][1], shapes[k][0] / 32).c_str(), "flop/cycle", false, rc,
+             fmt("mma.sync.m16n8k16 in 4 chains per warp, %d CTAs of %d warps on every SM at once: flops per cycle "
+                 "per sub-partition from the kernel's event time",
+                 shapes[k][1], shapes[k][0] / 32));
+    }
     /* the simulator prices one warp's mma as the most of the pipe rate and latency / 4 chains */
-    add1(c, "mma", "mma_latency_cycles", "cycles", true, 4 * 4096.0 / one_warp,
+    add1(c, "mma", "mma_latency_cycles", "cycles", true, 4 * 4096.0 / r[0],
          fmt("one warp per sub-partition with 4 chains as the generated math block: 4096 / %.0f flops per cycle = "
              "%.2f cycles per instruction, x 4 chains (one chain alone: %.1f)",
-             one_warp, 4096.0 / one_warp, quantile(lat, 0.5)));
+             r[0], 4096.0 / r[0], quantile(lat, 0.5)));
     return 0;
 }
 

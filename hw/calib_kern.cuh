@@ -334,6 +334,37 @@ __global__ void ck_mma(int n, u64 *out, float *sink)
     }
 }
 
+/* The generated math block (hw/run_kernel.cuh MATH 2) as it is compiled there: N mma.sync
+ * per block, a compile-time count in 4 accumulator chains that start from zero, the
+ * accumulators summed after the block; `reps` blocks per warp. */
+template <int N>
+__global__ void ck_mma_block(int reps, u64 *out, float *sink)
+{
+    const u32 lane = threadIdx.x & 31;
+    const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+    float acc = 0.f;
+    u64 t0 = ck_clk();
+    for (int r = 0; r < reps; r++) {
+        float d[4][4] = {};
+        for (u32 n = 0; n < N / 4; n++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                             "{%8, %9}, {%0, %1, %2, %3};"
+                             : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
+                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            acc += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+    }
+    u64 t1 = ck_clk_after(__float_as_uint(acc), (u32 *)sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
+    }
+}
+
 /* mbarrier costs, one CTA of 2 warps, lane 0 of each:
  * out[0] cycles of 256 local arrives that read the returned state (pending_count, the
  *        generated kernel's over-arrival check); out[1] 256 arrives without a result;
