@@ -572,7 +572,7 @@ int b_math(ctx &c)
             return -1;
         double rb = 4096.0 * 256 * 8 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
         add1(c, "mma", fmt("mma_block_flops_%dw", per[k]).c_str(), "flop/cycle", false, rb,
-             fmt("the generated math block (256 mma.sync, a compile-time count, 4 chains from zero), %d warps per "
+             fmt("the generated math block (256 mma.sync, a compile-time count, 4 chains), %d warps per "
                  "sub-partition: flops per cycle per sub-partition",
                  per[k]));
     }
@@ -974,6 +974,44 @@ int b_launch(ctx &c)
     return 0;
 }
 
+/* CTA placement: grids of fewer CTAs than the SMs' slots, k CTAs per SM at most (set by
+ * dynamic shared memory), every CTA resident at once. Reports how many CTAs the fullest
+ * SM received and how many SMs received any: a round-robin scheduler spreads G CTAs as
+ * ceil(G / SMs) per SM, one that fills an SM before the next packs them. */
+int b_place(ctx &c)
+{
+    const int cfg[][2] = {{2, 198}, {4, 264}, {6, 396}, {9, 594}, {10, 660}, {4, 400}, {8, 300}, {3, 200}};
+    cudaFuncSetAttribute(ck_place, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024);
+    for (const auto &g : cfg) {
+        const int k = g[0], grid = g[1];
+        int smem = (228 * 1024) / k - 1024 - 64;
+        smem = std::min(smem, 227 * 1024);
+        int occ = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, ck_place, 128, smem);
+        ck_place<<<grid, 128, smem>>>(50000, c.dout);
+        if (fetch(c, 2 * (size_t)grid))
+            return -1;
+        std::vector<int> per(c.sms + 8, 0);
+        for (int b = 0; b < grid; b++)
+            per[std::min<u64>(c.hout[2 * b], c.sms + 7)]++;
+        int mx = 0, used = 0;
+        std::vector<int> hist(64, 0);
+        for (int v : per) {
+            mx = std::max(mx, v);
+            used += v > 0;
+            hist[std::min(v, 63)]++;
+        }
+        std::string h;
+        for (int v = 1; v < 64; v++)
+            if (hist[v])
+                h += fmt("%s%d SMs x %d", h.empty() ? "" : ", ", hist[v], v);
+        add1(c, "place", fmt("place_k%d_g%d_max", k, grid).c_str(), "CTAs", false, mx,
+             fmt("%d CTAs of 128 threads, %d per SM at most (occupancy %d): CTAs on the fullest SM; %d SMs used (%s)",
+                 grid, k, occ, used, h.c_str()));
+    }
+    return 0;
+}
+
 int b_clusters(ctx &c)
 {
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
@@ -1097,14 +1135,14 @@ void usage(FILE *f)
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch wgmma\n"
+            "                 clusters ifetch place wgmma\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "wgmma"};
+                               "clusters", "ifetch", "place", "wgmma"};
 
 } // namespace
 
@@ -1141,7 +1179,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch, wgmma)\n",
+                            "clusters, ifetch, place, wgmma)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -1185,7 +1223,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         c.err.clear();
         int rc = b == "clock" ? b_clock(c) : b == "d2d" ? b_d2d(c) : b == "tma_latency" ? b_tma_latency(c, big, flush, flush_bytes)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
-               : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
+               : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
                : b == "wgmma" ? b_wgmma(c) : b_clusters(c);

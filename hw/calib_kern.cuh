@@ -335,7 +335,7 @@ __global__ void ck_mma(int n, u64 *out, float *sink)
 }
 
 /* The generated math block (hw/run_kernel.cuh MATH 2) as it is compiled there: N mma.sync
- * per block, a compile-time count in 4 accumulator chains that start from zero, the
+ * per block, a compile-time count in 4 accumulator chains that start apart, the
  * accumulators summed after the block; `reps` blocks per warp. */
 template <int N>
 __global__ void ck_mma_block(int reps, u64 *out, float *sink)
@@ -345,7 +345,7 @@ __global__ void ck_mma_block(int reps, u64 *out, float *sink)
     float acc = 0.f;
     u64 t0 = ck_clk();
     for (int r = 0; r < reps; r++) {
-        float d[4][4] = {};
+        float d[4][4] = {{0.f, 0.f, 0.f, 0.f}, {1.f, 1.f, 1.f, 1.f}, {2.f, 2.f, 2.f, 2.f}, {3.f, 3.f, 3.f, 3.f}};
         for (u32 n = 0; n < N / 4; n++) {
 #pragma unroll
             for (int q = 0; q < 4; q++)
@@ -590,6 +590,22 @@ __global__ void ck_span(u64 spin_ns, u64 *out)
             g1 = ck_gtm();
         out[2 * blockIdx.x] = g0;
         out[2 * blockIdx.x + 1] = g1;
+    }
+}
+
+/* Where the CTA scheduler puts a grid smaller than the GPU's CTA slots: every CTA writes
+ * its SM and start time, then spins spin_ns so that the whole grid is resident at once
+ * (dynamic shared memory sets how many CTAs an SM holds). */
+__global__ void ck_place(u64 spin_ns, u64 *out)
+{
+    u64 g0 = ck_gtm(), g1 = g0;
+    if (threadIdx.x == 0) {
+        u32 smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        while (g1 - g0 < spin_ns)
+            g1 = ck_gtm();
+        out[2 * blockIdx.x] = smid;
+        out[2 * blockIdx.x + 1] = g0;
     }
 }
 
