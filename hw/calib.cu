@@ -21,7 +21,9 @@
 #include "calib.h"
 #include "calib_kern.cuh"
 #include "gpu_time.h"
+#include "gemm_gen.h"
 #include "hw.h"
+#include "wgmma.h"
 
 namespace {
 
@@ -643,6 +645,293 @@ int b_ifetch(ctx &c)
     return 0;
 }
 
+/* wgmma.mma_async from shared memory (SS), the generated GEMM kernel's inner step: each
+ * warpgroup issues 4 instructions over one 128-byte swizzle row of K, commits a group and
+ * waits with wait_group(1) (throughput) or wait_group(0) (latency of a group of 4).
+ * Built with NVRTC from the generator's instruction (gemm_gen_wgmma_source). */
+const char WGMMA_BENCH[] =
+    "extern \"C\" __global__ void ck_wgmma(int n, int wait0, u64 *out)\n"
+    "{\n"
+    "    extern __shared__ __align__(1024) unsigned char sm[];\n"
+    "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
+    "    float acc[NACC];\n"
+    "    for (int i = 0; i < NACC; i++) acc[i] = 0.f;\n"
+    "    u64 t0; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t0));\n"
+    "    for (int i = 0; i < n; i++) {\n"
+    "        asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+    "#pragma unroll\n"
+    "        for (u32 k = 0; k < 4; k++)\n"
+    "            gm_wgmma(acc, 0x4000004000010000ull | ((sb + 32 * k) >> 4), 0x4000004000010000ull | ((sb + 16384 + 32 * k) >> 4));\n"
+    "        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+    "        if (wait0) asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "        else asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
+    "    }\n"
+    "    asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "    float r = 0.f;\n"
+    "    for (int i = 0; i < NACC; i++) r += acc[i];\n"
+    "    u64 t1; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t1));\n"
+    "    if (r == 1234.5f) out[0] = 0;\n"
+    "    if ((threadIdx.x & 31) == 0) { out[(blockIdx.x * 32 + threadIdx.x / 32) * 2] = t0; out[(blockIdx.x * 32 + threadIdx.x / 32) * 2 + 1] = t1; }\n"
+    "}\n";
+
+int wgmma_kernel(ctx &c, uint32_t n, int dtype, CUfunction *fn, CUmodule *mod)
+{
+    static pipe_desc d;
+    memset(&d, 0, sizeof d);
+    d.wgmma.n = n;
+    d.wgmma.dtype = dtype;
+    d.wgmma.k = wg_k((wg_dtype)dtype);
+    char *head = NULL;
+    err_info e = {};
+    if (gemm_gen_wgmma_source(&d, &head, &e) != ERR_OK) {
+        c.err = e.detail;
+        return -1;
+    }
+    std::string src = fmt("#define NACC %u\n", n / 2) + head + WGMMA_BENCH;
+    free(head);
+    char msg[600];
+    if (hw_nvrtc_load(src.c_str(), "ck_wgmma.cu", NULL, 0, "ck_wgmma", mod, fn, msg, sizeof msg)) {
+        c.err = msg;
+        return -1;
+    }
+    cuFuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024);
+    return 0;
+}
+
+/* Per shape: cycles per instruction on the SM with 1 and 2 warpgroups issuing (the tensor
+ * pipe's rate, or the shared-memory port's where the operands' bytes bound it), and the
+ * latency of one group of 4 instructions. */
+int b_wgmma(ctx &c)
+{
+    const uint32_t ns[3] = {64, 128, 256};
+    const int types[2] = {WG_BF16, WG_E4M3};
+    for (int ti = 0; ti < 2; ti++)
+        for (int ni = 0; ni < 3; ni++) {
+            CUfunction fn;
+            CUmodule mod;
+            if (wgmma_kernel(c, ns[ni], types[ti], &fn, &mod))
+                return -1;
+            const int iters = 256;
+            double cyc[2], lat = 0;
+            for (int g = 0; g < 3; g++) {
+                int n = iters, wait0 = g == 2;
+                void *args[] = {&n, &wait0, &c.dout};
+                unsigned threads = g == 1 ? 256 : 128;
+                if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 64 * 1024, 0, args, NULL) != CUDA_SUCCESS ||
+                    fetch(c, 64 * (size_t)c.sms)) {
+                    c.err = "ck_wgmma launch failed";
+                    return -1;
+                }
+                double span = quantile(cta_spans(c, threads / 32), 0.5);
+                if (g < 2)
+                    cyc[g] = span / (4.0 * iters * (g + 1));
+                else
+                    lat = span / iters;
+            }
+            cuModuleUnload(mod);
+            const char *tn = ti ? "e4m3" : "bf16";
+            uint32_t k = wg_k((wg_dtype)types[ti]);
+            add1(c, "wgmma", fmt("wgmma_n%u_%s_cycles", ns[ni], tn).c_str(), "cycles", false, std::min(cyc[0], cyc[1]),
+                 fmt("wgmma.mma_async m64n%uk%u %s from shared memory, 4 per group, wait_group(1): cycles per "
+                     "instruction on the SM, the least of 1 and 2 warpgroups (%.1f, %.1f): %.0f flops per cycle",
+                     ns[ni], k, tn, cyc[0], cyc[1], 2.0 * 64 * ns[ni] * k / std::min(cyc[0], cyc[1])));
+            add1(c, "wgmma", fmt("wgmma_n%u_%s_group_latency_cycles", ns[ni], tn).c_str(), "cycles", false, lat,
+                 fmt("one warpgroup: a group of 4 m64n%uk%u, commit, wait_group(0): cycles from issue to its end", ns[ni],
+                     k));
+        }
+    return 0;
+}
+
+/* wgmma under the GEMM's conditions, on every SM: two warpgroups reading the same A rows or
+ * their own 64 rows each (as the GEMM's consumers), optionally beside a copy thread that
+ * keeps 4 bulk copies (cp.async.bulk) of 12 KiB from L2 in flight into other shared memory
+ * (the producer's writes); and a long run of each SM's tensor pipe with clock64 and
+ * globaltimer read at both ends: the SM clock while the tensor pipes of all SMs are busy. */
+const char WGMMA_LOAD_BENCH[] =
+    "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out)\n"
+    "{\n"
+    "    extern __shared__ __align__(1024) unsigned char sm[];\n"
+    "    __shared__ __align__(8) u64 bars[4];\n"
+    "    __shared__ int done;\n"
+    "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
+    "    u32 wg = threadIdx.x / 128, nwg = blockDim.x / 128 - (copy ? 1 : 0);\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        done = 0;\n"
+    "        for (int b = 0; b < 4; b++) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" ::\"r\"((u32)__cvta_generic_to_shared(&bars[b])));\n"
+    "        asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    u64 g0, t0, g1, t1, bytes = 0;\n"
+    "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g0));\n"
+    "    asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t0));\n"
+    "    if (wg < nwg) {\n"
+    "        float acc[NACC];\n"
+    "        for (int i = 0; i < NACC; i++) acc[i] = 0.f;\n"
+    "        u32 a = sb + (distinct ? 8192u * wg : 0u);\n"
+    "        for (int i = 0; i < n; i++) {\n"
+    "            asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+    "#pragma unroll\n"
+    "            for (u32 k = 0; k < 4; k++)\n"
+    "                gm_wgmma(acc, 0x4000004000010000ull | ((a + 32 * k) >> 4), 0x4000004000010000ull | ((sb + 16384 + 32 * k) >> 4));\n"
+    "            asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+    "            asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
+    "        }\n"
+    "        asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "        float r = 0.f;\n"
+    "        for (int i = 0; i < NACC; i++) r += acc[i];\n"
+    "        if (r == 1234.5f) out[0] = 0;\n"
+    "        if (threadIdx.x % 128 == 0) atomicAdd(&done, 1);\n"
+    "    } else if (threadIdx.x == nwg * 128) {\n"
+    "        u32 ph[4] = {0, 0, 0, 0};\n"
+    "        int j = 0;\n"
+    "        for (; j < 4; j++) {\n"
+    "            u32 bar = (u32)__cvta_generic_to_shared(&bars[j]);\n"
+    "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
+    "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * j), \"l\"(src + 12288u * j), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "        }\n"
+    "        for (; ; j++) {\n"
+    "            int b = j % 4;\n"
+    "            u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
+    "            while (!ok)\n"
+    "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
+    "                             : \"=r\"(ok) : \"r\"(bar), \"r\"(ph[b]) : \"memory\");\n"
+    "            ph[b] ^= 1u;\n"
+    "            bytes += 12288u;\n"
+    "            if (*(volatile int *)&done >= (int)nwg) break;\n"
+    "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
+    "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288u * (j % 64)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "        }\n"
+    "        for (int k = 1; k < 4; k++) {\n"
+    "            int b = (j + k) % 4; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
+    "            while (!ok)\n"
+    "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
+    "                             : \"=r\"(ok) : \"r\"(bar), \"r\"(ph[b]) : \"memory\");\n"
+    "        }\n"
+    "    } else {\n"
+    "        return;\n"
+    "    }\n"
+    "    asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t1));\n"
+    "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g1));\n"
+    "    if (threadIdx.x % 128 == 0) {\n"
+    "        u64 *o = out + (blockIdx.x * 4 + wg) * 4;\n"
+    "        o[0] = t1 - t0; o[1] = g1 - g0; o[2] = bytes; o[3] = 1;\n"
+    "    }\n"
+    "}\n";
+
+/* One launch of ck_wgmma_load on every SM: the median over CTAs of the consumers' cycles per
+ * instruction on the SM, of the clock (clock64 over globaltimer) and of the copier's B/ns. */
+struct wl_result {
+    double cyc, ghz, copy_bpns;
+};
+
+int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_result *r)
+{
+    int nwg = 2, threads = 128 * (nwg + (copy ? 1 : 0));
+    CK(cudaMemset(c.dout, 0, (size_t)c.sms * 16 * 8));
+    void *args[] = {&n, &distinct, &copy, &src, &c.dout};
+    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 1024 + 65536 + 49152, 0, args, NULL) != CUDA_SUCCESS ||
+        fetch(c, 16 * (size_t)c.sms)) {
+        c.err = "ck_wgmma_load launch failed";
+        return -1;
+    }
+    std::vector<double> cyc, ghz, bw;
+    for (int b = 0; b < c.sms; b++) {
+        const u64 *o = &c.hout[(size_t)b * 16];
+        if (o[3] != 1 || o[7] != 1)
+            continue;
+        double t = (double)std::max(o[0], o[4]);
+        cyc.push_back(t / (4.0 * n * nwg));
+        ghz.push_back(t / (double)std::max(o[1], o[5]));
+        if (copy && o[11] == 1)
+            bw.push_back((double)o[10] / (double)o[9]);
+    }
+    if (cyc.empty()) {
+        c.err = "ck_wgmma_load: no CTA reported";
+        return -1;
+    }
+    r->cyc = quantile(cyc, 0.5);
+    r->ghz = quantile(ghz, 0.5);
+    r->copy_bpns = bw.empty() ? 0 : quantile(bw, 0.5);
+    return 0;
+}
+
+int b_wgmma_load(ctx &c, void *big)
+{
+    const uint32_t ns[2] = {64, 256};
+    for (int ni = 0; ni < 2; ni++) {
+        static pipe_desc d;
+        memset(&d, 0, sizeof d);
+        d.wgmma.n = ns[ni];
+        d.wgmma.dtype = WG_BF16;
+        d.wgmma.k = wg_k(WG_BF16);
+        char *head = NULL;
+        err_info e = {};
+        if (gemm_gen_wgmma_source(&d, &head, &e) != ERR_OK) {
+            c.err = e.detail;
+            return -1;
+        }
+        std::string src = fmt("#define NACC %u\n", ns[ni] / 2) + head + WGMMA_LOAD_BENCH;
+        free(head);
+        char msg[600];
+        CUfunction fn;
+        CUmodule mod;
+        if (hw_nvrtc_load(src.c_str(), "ck_wgmma_load.cu", NULL, 0, "ck_wgmma_load", &mod, &fn, msg, sizeof msg)) {
+            c.err = msg;
+            return -1;
+        }
+        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024 + 65536 + 49152);
+        const int iters = ns[ni] == 64 ? 8192 : 2048;
+        wl_result same, dist, cp;
+        if (wl_run(c, fn, iters, 0, 0, big, &same) || wl_run(c, fn, iters, 1, 0, big, &dist) ||
+            wl_run(c, fn, iters, 1, 1, big, &cp))
+            return -1;
+        add1(c, "wgmma_load", fmt("wgmma_n%u_2wg_distinct_cycles", ns[ni]).c_str(), "cycles", false, dist.cyc,
+             fmt("every SM, 2 warpgroups each reading its own 64 rows of A and the same B (as the GEMM's consumers), "
+                 "m64n%uk16 bf16, 4 per group, wait_group(1): cycles per instruction on the SM (the same A: %.1f)",
+                 ns[ni], same.cyc));
+        add1(c, "wgmma_load", fmt("wgmma_n%u_2wg_copy_cycles", ns[ni]).c_str(), "cycles", false, cp.cyc,
+             fmt("the same beside a thread keeping 4 bulk copies of 12 KiB in flight into other shared memory "
+                 "(%.0f B/ns per SM written): cycles per instruction on the SM",
+                 cp.copy_bpns));
+        add1(c, "wgmma_load", fmt("wgmma_n%u_copy_bytes_per_ns_sm", ns[ni]).c_str(), "B/ns", false, cp.copy_bpns,
+             "the copy thread's bulk copies beside the two warpgroups: bytes per ns per SM");
+        if (ns[ni] == 256) {
+            std::vector<double> g;
+            for (int rep = 0; rep < 3; rep++) {
+                wl_result l;
+                if (wl_run(c, fn, 40000, 1, rep == 2, big, &l))
+                    return -1;
+                g.push_back(l.ghz);
+            }
+            add(c, "wgmma_load", "clock_tensor_ghz", "GHz", false, g,
+                fmt("clock64 over globaltimer of %d CTAs, each 2 warpgroups issuing m64n256k16 bf16 from shared "
+                    "memory for ~40 ms (the third run beside the copy thread): the SM clock while every tensor "
+                    "pipe is busy",
+                    c.sms));
+        }
+        cuModuleUnload(mod);
+    }
+    /* the GPU's TMA read rate from L2 with 4 issuing warps per SM rather than one thread */
+    CUtensorMap m;
+    if (encode(c, big, 1u << 21, 64, &m))
+        return -1;
+    CK(cudaFuncSetAttribute(ck_tma_fill<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 3 * 16384 + 1024));
+    std::vector<double> agg;
+    for (int rep = 0; rep < 3; rep++) {
+        double a;
+        if (fill_run(c, m, c.sms, 500, 3, 512, &a, NULL, 16384, 64, 0, NULL, 4))
+            return -1;
+        agg.push_back(a);
+    }
+    add(c, "wgmma_load", "l2_bytes_per_ns_4warps", "B/ns", false, agg,
+        fmt("%d CTAs, lane 0 of 4 warps each keeping 3 TMA loads of 16 KiB in flight through an 8 MiB footprint: "
+            "bytes per ns of the whole GPU",
+            c.sms));
+    return 0;
+}
+
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -1066,14 +1355,14 @@ void usage(FILE *f)
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch place stas\n"
+            "                 clusters ifetch place stas wgmma wgmma_load\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "place", "stas"};
+                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load"};
 
 } // namespace
 
@@ -1110,7 +1399,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch, place, stas)\n",
+                            "clusters, ifetch, place, stas, wgmma, wgmma_load)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -1157,7 +1446,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b_clusters(c);
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();
