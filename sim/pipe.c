@@ -1,5 +1,6 @@
 /* pipe: pipe_run, the simulator's entry point: the state, the CTA launch waves, the
  * event loop, and the result. The other parts are in the pipe_* modules (pipe_sim.h). */
+#include "pipe_gemm.h"
 #include "pipe.h"
 
 #include <stdio.h>
@@ -103,8 +104,10 @@ static void sim_free(sim *s)
     free(s->tma_free);
     free(s->ldg_free);
     free(s->port_free);
-    free(s->smsp_free);
     free(s->issue_free);
+    free(s->pipe_warps);
+    free(s->pipe_n);
+    free(s->pipe_t);
     free(s->sm_slots);
 }
 
@@ -132,12 +135,14 @@ static int sim_alloc(sim *s, err_info *e)
     s->tma_free = calloc(s->sms, sizeof(int64_t));
     s->ldg_free = calloc(s->sms, sizeof(int64_t));
     s->port_free = calloc(s->sms, sizeof(int64_t));
-    s->smsp_free = calloc((size_t)s->sms * 4, sizeof(int64_t));
     s->issue_free = calloc((size_t)s->sms * 4, sizeof(int64_t));
+    s->pipe_warps = calloc((size_t)s->sms * 4 * PIPE_SHARERS, sizeof *s->pipe_warps);
+    s->pipe_n = calloc((size_t)s->sms * 4, sizeof *s->pipe_n);
+    s->pipe_t = calloc((size_t)s->sms * 4, sizeof *s->pipe_t);
     s->sm_slots = calloc(s->sms, sizeof *s->sm_slots);
     trace_init(&s->late, TRACE_SRC_SIM);
     if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->port_free ||
-        !s->smsp_free || !s->sm_slots || !s->issue_free)
+        !s->sm_slots || !s->issue_free || !s->pipe_warps || !s->pipe_n || !s->pipe_t)
         return err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
     for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)
         s->stage_filled_since[st] = -1;
@@ -204,7 +209,8 @@ static void apply_event(sim *s, const sim_ev *ev)
     const pipe_desc *d = s->d;
     switch (ev->type) {
     case EV_WARP:
-        warp_run(s, ev->target);
+        if (ev->bytes == s->w[ev->target].gen)
+            warp_run(s, ev->target);
         break;
     case EV_COMPLETE_TX: {
         mbar_event m = {.op = MBAR_COMPLETE_TX, .tx = (int32_t)ev->bytes, .has_intended = 1,
@@ -300,6 +306,17 @@ static void run_figures(sim *s, int64_t end)
     }
 }
 
+/* A GEMM description's protocol findings (pipe_gemm.h) join the run's: the first one
+ * found anywhere is the verdict's. */
+static void gemm_findings(const pipe_desc *d, pipe_result *r)
+{
+    pipe_gemm_finding f[PIPE_GEMM_FINDINGS_MAX];
+    uint32_t n = pipe_gemm_findings(d, f);
+    for (uint32_t i = 0; i < n; i++)
+        if (r->findings++ == 0)
+            err_set(&r->first, ERR_FINDING, f[i].rule, "%s", f[i].detail);
+}
+
 int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e)
 {
     pipe_params defaults;
@@ -339,6 +356,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     if (s.trace_failed)
         rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
 
+    gemm_findings(d, r);
     pipe_evidence(&s, r);
     pipe_sentence(&s, r);
 out:

@@ -182,30 +182,81 @@ int64_t read_step_end(sim *s, const warp *w)
     return (served > own ? served : own) + (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
 }
 
-/* A consumer's math on its stage. Same shape as the reads: the sub-partition's pipe serves
- * the math of its warps one after another at its peak rate, while each warp's own chain
- * (its dependent mma latency) may take longer than its pipe time; the block's tail (the
- * accumulators' sum) follows the warp's last instruction. Returns the math's end. */
-int64_t math_step_end(sim *s, const warp *w)
+/* The sub-partition's math pipe shared by the warps whose math is on it: each of n warps
+ * gets 1/n of the pipe (the schedulers issue from every ready warp in turn), so warps
+ * that reach their math together end it together. Brings the remaining work of its
+ * warps up to time t, letting go of those whose work is done. */
+static void pipe_advance(sim *s, uint32_t q, int64_t t)
+{
+    uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
+    while (s->pipe_n[q] && s->pipe_t[q] < t) {
+        uint32_t n = s->pipe_n[q];
+        double least = s->w[ws[0]].pipe_left;
+        for (uint32_t k = 1; k < n; k++)
+            if (s->w[ws[k]].pipe_left < least)
+                least = s->w[ws[k]].pipe_left;
+        double span = (double)(t - s->pipe_t[q]), step = least * n < span ? least : span / n;
+        s->pipe_t[q] = least * n < span ? s->pipe_t[q] + (int64_t)(least * n) : t;
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            warp *o = &s->w[ws[k]];
+            o->pipe_left -= step;
+            if (o->pipe_left > 0.5)
+                ws[kept++] = ws[k];
+        }
+        s->pipe_n[q] = (uint8_t)kept;
+    }
+    s->pipe_t[q] = t;
+}
+
+/* When each sharer's work ends if nobody else comes: in order of the work left, the k-th
+ * ends after the least k works, each shared by the warps still on the pipe. A warp's math
+ * ends at that point plus its tail, or at its floor (its own chain, its issue slots). */
+static int64_t pipe_end_of(const sim *s, uint32_t q, const warp *w)
+{
+    const uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
+    uint32_t n = s->pipe_n[q];
+    double t = 0, mine = w->pipe_left;
+    for (uint32_t k = 0; k < n; k++) {
+        double o = s->w[ws[k]].pipe_left;
+        t += o < mine ? o : mine;
+    }
+    int64_t end = s->pipe_t[q] + (int64_t)t + w->math_tail;
+    return end > w->math_floor ? end : w->math_floor;
+}
+
+/* A consumer's math on its stage: the pipe time of its instructions on the shared pipe,
+ * no sooner than its own dependent chain and its issue slots allow; the block's tail (the
+ * accumulators' sum) follows. The warps already on the pipe end later now: their events
+ * are moved. Returns the math's end. */
+int64_t math_step_end(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
-    uint32_t sm = s->cta[w->cta].sm;
-    int64_t *pipe_free = &s->smsp_free[sm * 4 + w->smsp];
-    int64_t pipe = (int64_t)(pipe_math_pipe_cycles(d, p) * s->ps_per_cycle);
+    uint32_t q = s->cta[w->cta].sm * 4 + w->smsp;
+    double pipe = pipe_math_pipe_cycles(d, p) * s->ps_per_cycle;
     int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
-    int64_t served = (s->now > *pipe_free ? s->now : *pipe_free) + pipe;
-    *pipe_free = served;
-    s->smsp_busy += (double)pipe;
-    int64_t tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
-    int64_t end = served + tail > s->now + own ? served + tail : s->now + own;
+    s->smsp_busy += pipe;
+    w->math_tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
     /* FFMA and mma.sync each take an issue slot per warp instruction */
     double instr = d->math == PIPE_MATH_FMA ? (double)d->math_amount
                                             : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
-    int64_t slots = issue_end(s, w, 0, instr) + tail;
-    if (slots > end)
-        end = slots;
-    return end;
+    int64_t slots = issue_end(s, w, 0, instr) + w->math_tail;
+    w->math_floor = s->now + own > slots ? s->now + own : slots;
+    pipe_advance(s, q, s->now);
+    uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
+    if (pipe < 1 || s->pipe_n[q] >= PIPE_SHARERS) {
+        int64_t alone = s->now + (int64_t)pipe + w->math_tail;
+        return alone > w->math_floor ? alone : w->math_floor;
+    }
+    w->pipe_left = pipe;
+    ws[s->pipe_n[q]++] = (uint32_t)(w - s->w);
+    for (uint32_t k = 0; k + 1 < s->pipe_n[q]; k++) {
+        warp *o = &s->w[ws[k]];
+        o->gen++;
+        schedule_warp(s, ws[k], pipe_end_of(s, q, o));
+    }
+    return pipe_end_of(s, q, w);
 }
 
 /* The consumer's TMA store (or reduction) of iteration i's tile, with its trace span.

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "mbar.h"
 #include "pipe.h"
@@ -45,8 +46,14 @@ static inline int ev_less(const sim_ev *a, const sim_ev *b)
 
 static inline int heap_push(heap *h, sim_ev ev)
 {
-    if (h->n == h->cap)
-        return -1;
+    if (h->n == h->cap) {
+        /* superseded warp events stay until they come up: room grows for them */
+        sim_ev *v = realloc(h->v, 2 * h->cap * sizeof *v);
+        if (!v)
+            return -1;
+        h->v = v;
+        h->cap *= 2;
+    }
     ev.seq = h->seq++;
     size_t i = h->n++;
     while (i > 0) {
@@ -102,6 +109,10 @@ typedef struct warp {
     uint32_t wait_parity, wait_iter;
     uint16_t wait_bar;
     int64_t store_done;
+    uint32_t gen;                /* its pending warp event is the one carrying this number */
+    size_t math_slot;            /* the math span's trace event, its length set when it ends */
+    int64_t math_start, math_floor, math_tail; /* ps: start; the least end (own chain, issue); tail */
+    double pipe_left;            /* ps of the sub-partition's math pipe it still needs */
 } warp;
 
 typedef struct cta_state {
@@ -124,9 +135,14 @@ typedef struct sim {
     mbar *bar;                   /* ctas x 2*stages */
     uint64_t *waiters;           /* ctas x 2*stages: bitmask of blocked warps */
     cta_state *cta;
-    int64_t *tma_free, *port_free, *smsp_free;   /* per SM, per SM, per SM*4 */
+    int64_t *tma_free, *port_free;               /* per SM */
     int64_t *ldg_free;                           /* per SM: its cp.async / ld.global intake */
     int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
+    /* per SM*4: the warps whose math shares the sub-partition's pipe now (PIPE_SHARERS at
+     * most each), how many, and when their remaining work was last brought up to date */
+    uint32_t *pipe_warps;
+    uint8_t *pipe_n;
+    int64_t *pipe_t;
     int64_t mem_free;
     uint32_t nw, nbar, sms, next_cta;
     uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
@@ -167,9 +183,13 @@ static inline uint32_t barsync_bar(const sim *s)
     return 2 * s->d->stages + 1;
 }
 
+#define PIPE_SHARERS 64u
+
 static inline void schedule_warp(sim *s, uint32_t wi, int64_t t)
 {
-    sim_ev ev = {.t = t, .type = EV_WARP, .target = wi};
+    /* a warp event carries the warp's number of reschedules: an earlier one, superseded
+     * when the math pipe's sharers changed, is dropped when it comes up */
+    sim_ev ev = {.t = t, .type = EV_WARP, .target = wi, .bytes = s->w[wi].gen};
     heap_push(&s->h, ev);
 }
 
@@ -204,7 +224,7 @@ int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);
-int64_t math_step_end(sim *s, const warp *w);
+int64_t math_step_end(sim *s, warp *w);
 int64_t store_step(sim *s, warp *w, uint32_t i);
 
 /* pipe_warp.c */

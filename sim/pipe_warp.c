@@ -266,12 +266,29 @@ static int64_t step_math(sim *s, warp *w)
     const pipe_desc *d = s->d;
     uint32_t i = w->cons_i, st = i % d->stages;
     w->state = ST_AFTER_MATH;
+    w->math_slot = NO_SLOT;
+    w->math_start = -1;
     if (d->math == PIPE_MATH_NONE || !d->math_amount)
         return STEP_ON;
     int64_t end = math_step_end(s, w);
-    s->r->role[w->role].math_ns += (double)(end - s->now) / 1000.0;
-    pipe_emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
+    /* the span is written now and its length when it ends: warps that join the pipe
+     * later move its end */
+    w->math_start = s->now;
+    w->math_slot = pipe_emit(s, s->now, end - s->now, w, w->cta, TRACE_MATH, st, i, 0, 0, 0, 0);
     return end;
+}
+
+/* The math span is over: its time and its trace event's length. */
+static void math_ended(sim *s, warp *w)
+{
+    if (w->math_start < 0)
+        return;
+    s->r->role[w->role].math_ns += (double)(s->now - w->math_start) / 1000.0;
+    if (w->math_slot != NO_SLOT && !s->trace_failed) {
+        int64_t dur = s->now - w->math_start;
+        s->tr->events[w->math_slot].dur_ns = (uint32_t)(dur > 0 ? (dur + 999) / 1000 : 0);
+    }
+    w->math_start = -1;
 }
 
 static int64_t step_after_math(sim *s, warp *w)
@@ -280,6 +297,7 @@ static int64_t step_after_math(sim *s, warp *w)
     const pipe_params *p = s->p;
     uint32_t i = w->cons_i;
     int64_t cost = 0;
+    math_ended(s, w);
     if (!d->cpasync_groups && (int64_t)i - (int64_t)d->release_lag >= 0)
         cost += release_upto(s, w, (int64_t)i - d->release_lag + 1);
     /* The rest of an mbarrier consume step (hw/run_kernel.cuh consume): the loop, the
