@@ -277,8 +277,9 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
 /* The tile's epilogue of one consumer warpgroup after its wait_group(0) (hw/gemm_kernel.cuh
  * gm_epilogue). tma: wait until the previous tile's store has read the staging buffer, each
  * warp converts and writes its 16 rows with BN/4 st.shared.b32 (one wavefront each, the
- * staging is swizzled) at a shared store's issue cost, the port serving the warpgroup's BN
- * wavefronts; two named barriers; one thread stores the 64 x BN bf16 with TMA (through the
+ * staging is swizzled) at a shared load's issue cost (lsu_issue_cycles; stores are not
+ * measured apart), the port serving the warpgroup's BN wavefronts; two named barriers; one
+ * thread stores the 64 x BN bf16 with TMA (through the
  * SM's TMA unit, L2 and DRAM), which has read the staging buffer store_latency_ns after its
  * issue. direct: BN/4 st.global.b32 per warp, the bytes through the SM's intake and memory.
  * Returns the end of the warpgroup's epilogue. */
@@ -294,7 +295,7 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
     int64_t own = (int64_t)(bn / 4.0 * p->lsu_issue_cycles * s->ps_per_cycle);
     int64_t saved = s->now;
     s->now = t;
-    int64_t end = issue_end(s, w, own, bn / 4.0 * 3.0);   /* two cvt and a store per pair of columns */
+    int64_t end = issue_end(s, w, own, bn / 4.0 * 3.0);   /* a cvt, its address and the store per pair of columns */
     s->now = saved;
     if (tma) {
         int64_t port = (int64_t)(bn * p->smem_cycles_per_wavefront * s->ps_per_cycle);
