@@ -293,7 +293,9 @@ int cmd_sim(int argc, char **argv)
         return cli_report("sim", &e);
     }
     if (out) {
-        snprintf(t.gpu, sizeof t.gpu, "%s (sim: %s)", strcmp(gpu, "h100") ? "H100 PCIe" : "H100 SXM", gpu);
+        const char *chip = !strcmp(gpu, "h100") ? "H100 SXM" : !strcmp(gpu, "h100-pcie") ? "H100 PCIe"
+                         : !strcmp(gpu, "h200") ? "H200" : "calibrated";
+        snprintf(t.gpu, sizeof t.gpu, "%s (sim: %s)", chip, gpu);
         snprintf(t.note, sizeof t.note, "tmasim sim %s%s%s", path, params_file ? " --params " : "",
                  params_file ? params_file : "");
         /* the trace carries its description, so that a viewer rebuilds the plan from it */
