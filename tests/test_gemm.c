@@ -230,3 +230,63 @@ Test(gemm, simulator_reports_the_release_bug_and_times_it, .timeout = 120)
     cr_expect_str_eq(e.rule, "wgmma_release_in_flight");
     cr_expect(r.kernel_ns > 100000, "%lld", (long long)r.kernel_ns);
 }
+
+/* wait_group(N) as the simulator runs it, from its trace (CTA 0): each wait_group(N) after
+ * iteration i's group returns no earlier than group i - N completes, and every stage is
+ * released after the group that read it completed when release_lag >= wgmma_wait; with the
+ * release bug (lag 0 < wait 2) stages are released while their group still runs. */
+typedef struct wg_timing {
+    uint32_t releases, early_releases, waits, early_waits;
+} wg_timing;
+
+static wg_timing gemm_timing(const char *path)
+{
+    pipe_desc d = load(path);
+    pipe_params p;
+    params_defaults("h200", &p, NULL);
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_opts o = {.params = &p, .out = &t};
+    pipe_result r;
+    err_info e = {0};
+    cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s: %s", path, e.detail);
+    size_t n = (size_t)256 * d.iterations;
+    int64_t *end = calloc(n, sizeof *end);
+    cr_assert(end);
+    for (size_t k = 0; k < t.count; k++) {
+        const trace_event *ev = &t.events[k];
+        if (ev->cta == 0 && ev->kind == TRACE_WGMMA && ev->iteration < d.iterations)
+            end[(size_t)ev->warp * d.iterations + ev->iteration] = ev->t_ns + ev->dur_ns;
+    }
+    wg_timing w = {0};
+    for (size_t k = 0; k < t.count; k++) {
+        const trace_event *ev = &t.events[k];
+        if (ev->cta != 0 || ev->iteration >= d.iterations)
+            continue;
+        const int64_t *mine = end + (size_t)ev->warp * d.iterations;
+        if (ev->kind == TRACE_RELEASE) {
+            w.releases++;
+            cr_assert(mine[ev->iteration] > 0, "release of iteration %u without its group", ev->iteration);
+            w.early_releases += ev->t_ns + 1 < mine[ev->iteration];
+        } else if (ev->kind == TRACE_WGMMA_WAIT && ev->iteration >= ev->phase) {
+            w.waits++;
+            w.early_waits += ev->t_ns + ev->dur_ns + 1 < mine[ev->iteration - ev->phase];
+        }
+    }
+    free(end);
+    trace_free(&t);
+    return w;
+}
+
+Test(gemm, wait_group_and_release_follow_the_groups, .timeout = 120)
+{
+    wg_timing ok = gemm_timing("examples/gemm_bf16_4096.yaml");
+    /* CTA 0: 4 tiles x 64 stages, released by each of its 2 warpgroups' leads */
+    cr_expect_eq(ok.releases, 2 * 256);
+    cr_expect_eq(ok.waits, 2 * 256 - 2, "%u", ok.waits);   /* wait_group(1) after group 0 waits for none */
+    cr_expect_eq(ok.early_releases, 0);
+    cr_expect_eq(ok.early_waits, 0);
+    wg_timing bug = gemm_timing("examples/bug_wgmma_release.yaml");
+    cr_expect_eq(bug.early_waits, 0);
+    cr_expect_gt(bug.early_releases, bug.releases / 2, "%u of %u", bug.early_releases, bug.releases);
+}
