@@ -2,7 +2,7 @@
 # The GEMM examples on the GPU machine: builds tmahw, runs `tmahw run` on each bundled GEMM
 # (generated wgmma kernel checked element by element against a reference GEMM, timed beside
 # cuBLASLt in the same run, traced), a few variants of the 8192^3 bf16 one (stages,
-# epilogue, tile, tile order), and `tmahw calibrate --only wgmma,clock`; a table last.
+# epilogue, tile, tile order), and `tmahw calibrate --only wgmma,wgmma_load,clock`; a table last.
 #   bash hw/gemm-check.sh   (results under $OUT, or /tmp/gemm-out; PACK=1 tars them)
 # The GPU machine has no libyaml: run `make hwdeps` here first and carry build/hwdeps.
 set -u
@@ -37,7 +37,7 @@ if [ -z "${SKIP_VARIANTS:-}" ]; then
     for v in v_mc2 v_mc2_group16 v_s4_direct v_group16 v_128x128_s5 v_wait0; do run "$v" "$V/$v.yaml"; done
 fi
 echo "== calibrate wgmma"
-timeout 120 "$T" calibrate --only clock,wgmma -o "$OUT/wgmma.params" | tee "$OUT/calibrate.txt"
+timeout 120 "$T" calibrate --only clock,wgmma,wgmma_load -o "$OUT/wgmma.params" | tee "$OUT/calibrate.txt"
 echo "== table"
 printf '%-18s %5s %10s %8s %7s %10s %8s %8s\n' name exit time_us TFLOP/s %peak wrong blas_us gen/blas
 for j in "$OUT"/runs/*.json; do

@@ -9,6 +9,7 @@
 
 #define P(field) offsetof(pipe_params, field)
 #define H100_CAL "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), "
+#define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -137,6 +138,29 @@ static const params_info table[] = {
      H100_CAL "lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
     {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.1, "B/ns",
      H100_CAL "cpasync: cp.async.cg of 16 B per lane, batches of 8 per warp, 1-24 warps per SM: at most 64.5 B/ns per SM, from L2 and DRAM alike (1 warp 27, 2 warps 51)"},
+    {"wgmma_cycles_per_col", P(wgmma_cycles_per_col), 0.5004, "cycles",
+     WGMMA_LOAD "wgmma_load: every SM, two warpgroups each reading its own 64 rows of A and the same B (as the GEMM's "
+     "consumers), 4 instructions per group, wait_group(1): m64n256k16 bf16 128.1 cycles per instruction on the SM = "
+     "0.5004 per column of N (m64n64k16 32.0 = 0.5002; beside a copy thread writing 50-58 B/ns into other shared "
+     "memory: 128.1 and 32.3, so the operands' shared-memory reads and the copies' writes do not limit it at these "
+     "rates); tmahw calibrate --only wgmma, one SM's warpgroups reading the same A (traces/h200/gemm/wgmma.params): "
+     "32.4 / 64.4 / 128.6 for n64 / n128 / n256, e4m3 k32 the same cycles. H100: the H200's value (the same SM)"},
+    {"wgmma_latency_cycles", P(wgmma_latency_cycles), 67.0, "cycles",
+     WGMMA_LOAD "wgmma: one warpgroup, a group of 4 instructions, commit, wait_group(0): 196.5 / 326.0 / 581.4 "
+     "cycles for n64 / n128 / n256 less 4 x their cycles per instruction (32.6 / 64.4 / 128.6): 66.1 / 68.5 / 67.0, "
+     "the median. H100: the H200's value"},
+    {"clock_tensor_ghz", P(clock_tensor_ghz), 1.805, "GHz",
+     WGMMA_LOAD "wgmma_load: clock64 over globaltimer of 132 CTAs, each two warpgroups issuing m64n256k16 bf16 for "
+     "~40 ms, 3 launches: median 1.805 GHz (1.753..1.813) where FFMA chains run at 1.98 (clock_ghz). H100: the "
+     "H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per cycle per "
+     "SM at 1.83 GHz)"},
+    {"l2_many_bytes_per_ns", P(l2_many_bytes_per_ns), 9177, "B/ns",
+     WGMMA_LOAD "wgmma_load: 132 CTAs, lane 0 of 4 warps each keeping 3 TMA loads of 16 KiB in flight through an "
+     "8 MiB footprint: bytes per ns of the whole GPU (one issuing thread per SM: 7824, l2_bytes_per_ns, which one "
+     "thread's copy rate limits). Used by the GEMM producer's copies. H100: the H200's value (the same L2 design)"},
+    {"expect_tx_alone_ns", P(expect_tx_alone_ns), 3.99, "ns",
+     H100_CAL "mbarrier: lane 0, 256 mbarrier.arrive.expect_tx, warp time each (the H200: 3.99 as well): the GEMM "
+     "producer's per-stage arrive (expect_tx_ns is the generated pipeline producer's time to its first copy)"},
 };
 
 /* Other built-in sets: the H100 defaults with these values replaced. */

@@ -64,6 +64,15 @@ typedef struct pipe_params {
      * (icache_bytes); past it, the sub-partition's cycles per FFMA with 1, 2, 4, 8 warps */
     double ffma_unrolled_cycles, ffma_unrolled_smsp_cycles, icache_bytes;
     double ffma_fetch_1w_cycles, ffma_fetch_2w_cycles, ffma_fetch_4w_cycles, ffma_fetch_8w_cycles;
+    /* wgmma.mma_async from shared memory (math kind wgmma): the SM's tensor pipe time per
+     * instruction per column of N (an instruction reads 32 bytes of K per row: k16 bf16, k32
+     * e4m3), the time from the pipe's end of a group's last instruction to its wait_group's
+     * return, and the SM clock while every SM's tensor pipe is busy (the pipe's cycles run at
+     * it) */
+    double wgmma_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
+    /* the GPU's L2 read rate when the SMs' copies are not limited by one issuing thread, and
+     * one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
+    double l2_many_bytes_per_ns, expect_tx_alone_ns;
 } pipe_params;
 
 typedef struct params_info {

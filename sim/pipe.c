@@ -109,6 +109,8 @@ static void sim_free(sim *s)
     free(s->pipe_n);
     free(s->pipe_t);
     free(s->sm_slots);
+    free(s->tensor_free);
+    free(s->wg_done);
 }
 
 /* The state of a run: the heap holds every event that can be pending at once. */
@@ -140,6 +142,13 @@ static int sim_alloc(sim *s, err_info *e)
     s->pipe_n = calloc((size_t)s->sms * 4, sizeof *s->pipe_n);
     s->pipe_t = calloc((size_t)s->sms * 4, sizeof *s->pipe_t);
     s->sm_slots = calloc(s->sms, sizeof *s->sm_slots);
+    s->gemm = d->math == PIPE_MATH_WGMMA;
+    if (s->gemm) {
+        s->tensor_free = calloc(s->sms, sizeof(int64_t));
+        s->wg_done = calloc((size_t)s->nw * d->stages, sizeof(int64_t));
+        if (!s->tensor_free || !s->wg_done)
+            return err_set(e, ERR_IO, "out_of_memory", "wgmma state for %u CTAs", d->ctas);
+    }
     trace_init(&s->late, TRACE_SRC_SIM);
     if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->port_free ||
         !s->sm_slots || !s->issue_free || !s->pipe_warps || !s->pipe_n || !s->pipe_t)

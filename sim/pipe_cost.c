@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "pipe_gemm.h"
 #include "pipe_sim.h"
 
 /* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` issue
@@ -60,12 +61,26 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
     int64_t g = t > s->mem_free ? t : s->mem_free;
     double hbm_ps = bytes * (1.0 - l2_hit) * 1000.0 / p->hbm_bytes_per_ns;
     double l2_ps = bytes * l2_hit * 1000.0 / p->l2_bytes_per_ns;
-    s->mem_free = g + (int64_t)(hbm_ps + l2_ps);
+    int64_t served;
+    if (s->gemm) {
+        /* the GEMM's copies: every byte crosses L2 to the SM at the L2's rate, the misses
+         * come from DRAM at the same time (two queues, the slower decides) */
+        int64_t l2 = t > s->l2_free ? t : s->l2_free;
+        l2_ps = bytes * 1000.0 / p->l2_many_bytes_per_ns;
+        s->l2_free = l2 + (int64_t)l2_ps;
+        s->l2_busy += l2_ps;
+        s->mem_free = g + (int64_t)hbm_ps;
+        s->hbm_busy += hbm_ps;
+        served = s->mem_free > s->l2_free ? s->mem_free : s->l2_free;
+    } else {
+        s->mem_free = g + (int64_t)(hbm_ps + l2_ps);
+        s->hbm_busy += hbm_ps + l2_ps;
+        served = s->mem_free;
+    }
     s->dram_bytes += bytes * (1.0 - l2_hit);
     s->l2_bytes += bytes;
-    s->hbm_busy += hbm_ps + l2_ps;
     int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
-    int64_t done = s->mem_free + lat;
+    int64_t done = served + lat;
     int64_t unit = use_tma ? s->tma_free[sm] : s->ldg_free[sm];
     if (unit + lat > done)
         done = unit + lat;
@@ -88,6 +103,8 @@ double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
     const desc_tensor *ten = &d->tensors[t];
     if (ten->l2_hit >= 0)
         return ten->l2_hit;
+    if (d->math == PIPE_MATH_WGMMA)
+        return pipe_gemm_l2_hit(d, t ? WG_B : WG_A);
     /* The loads walk the tensor's tiles in order (load j of CTA group g takes tile
      * g + j x groups, modulo the tile count, as tmahw's kernel does): every tile after the
      * first pass is a re-read, which L2 serves while the tiles all tensors cycle through fit
@@ -283,4 +300,68 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
      * memory (bulk wait_group.read) before it releases the stage: the store's
      * latency to that point, measured for one box alone */
     return c + (int64_t)(latency_ns * 1000);
+}
+
+/* A consumer warpgroup's wgmma group of iteration i (its lead warp issues it): the fence,
+ * the stage's instructions and the commit take an issue slot each; the SM's tensor pipe
+ * runs the instructions after those of the groups before it (both warpgroups share it) at
+ * the pipe's measured cycles per instruction, at the clock the SM keeps under tensor load;
+ * the group completes wgmma_latency_cycles after its last instruction. The operands' shared
+ * memory reads are not charged to the port: beside a copy thread writing the SM's shared
+ * memory the measured rate did not change (wgmma_cycles_per_col). Returns the warp's time
+ * after the issue; records the group's completion in its slot. */
+int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t sm = s->cta[w->cta].sm, k = pipe_gemm_instrs_per_stage(d);
+    double tps = 1000.0 / p->clock_tensor_ghz;
+    int64_t issued = issue_end(s, w, 0, k + 2.0);
+    int64_t start = issued > s->tensor_free[sm] ? issued : s->tensor_free[sm];
+    int64_t busy = (int64_t)(k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps);
+    s->tensor_free[sm] = start + busy;
+    s->tensor_busy += (double)busy;
+    *wg_done_slot(s, w, i) = start + busy + (int64_t)(p->wgmma_latency_cycles * tps);
+    return issued;
+}
+
+/* The tile's epilogue of one consumer warpgroup after its wait_group(0) (hw/gemm_kernel.cuh
+ * gm_epilogue). tma: wait until the previous tile's store has read the staging buffer, each
+ * warp converts and writes its 16 rows with BN/4 st.shared.b32 (one wavefront each, the
+ * staging is swizzled) at a shared load's issue cost (lsu_issue_cycles; stores are not
+ * measured apart), the port serving the warpgroup's BN wavefronts; two named barriers; one
+ * thread stores the 64 x BN bf16 with TMA (through the
+ * SM's TMA unit, L2 and DRAM), which has read the staging buffer store_latency_ns after its
+ * issue. direct: BN/4 st.global.b32 per warp, the bytes through the SM's intake and memory.
+ * Returns the end of the warpgroup's epilogue. */
+int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    uint32_t sm = s->cta[w->cta].sm, bn = d->gemm.bn, bytes = PIPE_WGMMA_M * bn * 2;
+    int64_t t = s->now;
+    int tma = d->gemm.epilogue == PIPE_EPI_TMA;
+    if (tma && w->store_read_done > t)
+        t = w->store_read_done;
+    int64_t own = (int64_t)(bn / 4.0 * p->lsu_issue_cycles * s->ps_per_cycle);
+    int64_t saved = s->now;
+    s->now = t;
+    int64_t end = issue_end(s, w, own, bn / 4.0 * 3.0);   /* a cvt, its address and the store per pair of columns */
+    s->now = saved;
+    if (tma) {
+        int64_t port = (int64_t)(bn * p->smem_cycles_per_wavefront * s->ps_per_cycle);
+        int64_t served = (t > s->port_free[sm] ? t : s->port_free[sm]) + port;
+        s->port_free[sm] = served;
+        s->port_busy += (double)port;
+        if (served > end)
+            end = served;
+        end += (int64_t)(2 * p->barsync_ns * 1000);
+    }
+    int64_t issue = end;
+    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma);
+    pipe_emit(s, issue, done - issue, w, w->cta, TRACE_TMA_STORE, 0, tile, 0, 0, bytes, 0);
+    if (done > w->store_done)
+        w->store_done = done;
+    w->store_read_done = issue + (int64_t)(p->store_latency_ns * 1000);
+    return end;
 }

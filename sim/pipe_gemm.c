@@ -2,6 +2,7 @@
 #include "pipe_gemm.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipe_plan.h"
@@ -191,6 +192,36 @@ void pipe_gemm_tile(const pipe_desc *d, uint32_t t, uint32_t *mt, uint32_t *nt)
     *mt = first + r % rows;
     *nt = r / rows;
 }
+
+double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand)
+{
+    uint32_t C = mcast(d), T = d->gemm.tiles / C, conc = d->ctas / C;
+    uint32_t rows = operand == WG_A ? d->gemm.m / d->gemm.bm / C : d->gemm.n / d->gemm.bn;
+    uint32_t *seen = calloc(rows ? rows : 1, sizeof *seen);
+    if (!seen || !conc) {
+        free(seen);
+        return 0;
+    }
+    double loads = 0, unique = 0;
+    for (uint32_t w0 = 0, wave = 1; w0 < T; w0 += conc, wave++) {
+        uint32_t n = T - w0 < conc ? T - w0 : conc;
+        for (uint32_t t = w0; t < w0 + n; t++) {
+            uint32_t mt, nt;
+            pipe_gemm_tile(d, t, &mt, &nt);
+            uint32_t r = operand == WG_A ? mt : nt;
+            if (seen[r] != wave)
+                unique++;
+            seen[r] = wave;
+        }
+        loads += n;
+    }
+    free(seen);
+    /* with multicast each CTA of a cluster loads its own A tile and 1/C of the shared B
+     * tile: both counts scale alike, the share is the same */
+    return loads > 0 ? 1.0 - unique / loads : 0;
+}
+
+double pipe_gemm_instr_cycles(const pipe_desc *d, double cycles_per_col) { return cycles_per_col * d->wgmma.n; }
 
 static void add(pipe_gemm_finding *out, uint32_t *n, const char *rule, const char *detail)
 {

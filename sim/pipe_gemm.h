@@ -47,6 +47,16 @@ uint32_t pipe_gemm_instrs_per_stage(const pipe_desc *d);
 uint32_t pipe_gemm_cta_tiles(const pipe_desc *d, uint32_t cta);
 void pipe_gemm_tile(const pipe_desc *d, uint32_t t, uint32_t *mt, uint32_t *nt);
 
+/* The share of operand `operand`'s TMA loads that L2 serves: the persistent grid's CTAs
+ * (clusters) work on consecutive tiles at once, so the loads of one k step by all of them
+ * read each distinct A tile row (B tile column) of those tiles from DRAM once and from L2
+ * for every other CTA that needs it. Counted over the waves of concurrent tiles; reuse
+ * across waves (a row read again a whole K sweep later) is not counted. */
+double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand);
+/* The cycles the SM's tensor pipe spends on one wgmma instruction: its N columns at
+ * cycles_per_col (an instruction reads 32 bytes of K per row whatever the dtype). */
+double pipe_gemm_instr_cycles(const pipe_desc *d, double cycles_per_col);
+
 /* A protocol finding of a GEMM description. */
 typedef struct pipe_gemm_finding {
     char rule[48];

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pipe_gemm.h"
 #include "pipe_sim.h"
 
 void explain_deadlock(sim *s)
@@ -87,8 +88,52 @@ void explain_deadlock(sim *s)
 /* The evidence the verdict is decided on, the same quantities a recording yields
  * (verdict_hw_evidence): bytes over bandwidth, port wavefronts over cycles, the math
  * priced at the pipe rates, and the consumers' waits and work. */
+/* A wgmma GEMM's evidence: the tensor pipes' busy share of the SMs in use, L2's share of
+ * its rate (every operand byte crosses it) and DRAM's (the misses); the busiest of the
+ * three is the bottleneck, compute for the tensor pipes, memory for L2 or DRAM. */
+static void gemm_evidence(const sim *s, pipe_result *r)
+{
+    const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(s->d)];
+    double t = (r->kernel_ns > 0 ? (double)r->kernel_ns : 1) * 1000.0;
+    uint32_t sms_used = s->d->ctas < s->sms ? s->d->ctas : s->sms;
+    verdict_evidence *ev = &r->evidence;
+    ev->math_util = s->tensor_busy / (t * sms_used);
+    ev->l2_util = s->l2_busy / t;
+    ev->dram_util = s->hbm_busy / t;
+    ev->smem_util = s->port_busy / (t * sms_used);
+    /* the leads carry their warpgroups: shares of the leads' time */
+    double leads = (double)cons->warps / PIPE_WARPGROUP_WARPS * (double)r->kernel_ns;
+    ev->wait_data = leads > 0 ? cons->wait_full_ns / leads : 0;
+    ev->busy = leads > 0 ? (cons->issue_ns + cons->math_ns) / leads : 0;
+    ev->hang = r->deadlock;
+    r->math_util = ev->math_util;
+    double mem = ev->l2_util > ev->dram_util ? ev->l2_util : ev->dram_util;
+    r->verdict = r->deadlock ? VERDICT_HANG : ev->math_util >= mem ? VERDICT_COMPUTE : VERDICT_MEMORY;
+    r->bottleneck_kind = verdict_name(r->verdict);
+}
+
+static void gemm_sentence(const sim *s, pipe_result *r)
+{
+    const verdict_evidence *ev = &r->evidence;
+    if (r->verdict == VERDICT_HANG) {
+        snprintf(r->bottleneck, sizeof r->bottleneck, "hang: the pipeline deadlocks: warps wait forever (the deadlock "
+                 "chain says who waits on whom).");
+        return;
+    }
+    snprintf(r->bottleneck, sizeof r->bottleneck,
+             "%s: the tensor pipes are busy %.0f%% of the kernel at %.3f GHz; L2 serves the operands' TMA loads at "
+             "%.0f%% of its rate and DRAM the misses at %.0f%%; the consumer warpgroups wait on full barriers %.0f%% of "
+             "their time, their wgmma groups running meanwhile.",
+             r->verdict == VERDICT_COMPUTE ? "compute" : "memory", 100 * ev->math_util, s->p->clock_tensor_ghz,
+             100 * ev->l2_util, 100 * ev->dram_util, 100 * ev->wait_data);
+}
+
 void pipe_evidence(const sim *s, pipe_result *r)
 {
+    if (s->gemm) {
+        gemm_evidence(s, r);
+        return;
+    }
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
     const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(d)];
@@ -107,6 +152,10 @@ void pipe_evidence(const sim *s, pipe_result *r)
 /* The verdict in one sentence, with the figures it rests on. */
 void pipe_sentence(const sim *s, pipe_result *r)
 {
+    if (s->gemm) {
+        gemm_sentence(s, r);
+        return;
+    }
     const pipe_desc *d = s->d;
     const verdict_evidence *ev = &r->evidence;
     const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(d)];

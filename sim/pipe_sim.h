@@ -90,7 +90,8 @@ static inline sim_ev heap_pop(heap *h)
 /* ---------------------------------------------------------------- state */
 enum {
     ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_AFTER_MATH, ST_DONE,
-    ST_G_COPY, ST_G_WAIT, ST_G_BAR, ST_G_ISSUE   /* cp.async commit groups (cpasync.sync: wait_prior) */
+    ST_G_COPY, ST_G_WAIT, ST_G_BAR, ST_G_ISSUE,  /* cp.async commit groups (cpasync.sync: wait_prior) */
+    ST_WG_WAIT, ST_WG_EPILOGUE                   /* math kind wgmma: wait_group, the tile's epilogue */
 };
 enum { GWAIT_NONE = 0, GWAIT_GROUP, GWAIT_BARSYNC };
 enum { ACT_PRODUCE, ACT_CONSUME, ACT_FINISH };
@@ -113,6 +114,7 @@ typedef struct warp {
     size_t math_slot;            /* the math span's trace event, its length set when it ends */
     int64_t math_start, math_floor, math_tail; /* ps: start; the least end (own chain, issue); tail */
     double pipe_left;            /* ps of the sub-partition's math pipe it still needs */
+    int64_t store_read_done;     /* wgmma epilogue: the TMA store has read the staging buffer */
 } warp;
 
 typedef struct cta_state {
@@ -144,6 +146,12 @@ typedef struct sim {
     uint8_t *pipe_n;
     int64_t *pipe_t;
     int64_t mem_free;
+    /* math kind wgmma: each SM's tensor pipe, the GPU's L2 (a queue of its own beside DRAM's),
+     * and per consumer warpgroup (its lead warp) the completion time of each group in flight,
+     * by iteration modulo stages */
+    int gemm;
+    int64_t *tensor_free, l2_free, *wg_done;
+    double tensor_busy, l2_busy;
     uint32_t nw, nbar, sms, next_cta;
     uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
     double ps_per_cycle;
@@ -163,6 +171,23 @@ typedef struct sim {
 } sim;
 
 #define NO_SLOT SIZE_MAX
+
+/* Math kind wgmma: a consumer warpgroup's four warps run its wgmma, wait_group and arrives
+ * together (.sync.aligned); its first warp (the lead) carries the warpgroup in the model, as
+ * the generated kernel's recording does, and the other three end at once. */
+static inline int wg_lead(const sim *s, const warp *w)
+{
+    return s->gemm && w->is_consumer && w->consumer_rank % 4 == 0;
+}
+static inline int wg_follower(const sim *s, const warp *w)
+{
+    return s->gemm && w->is_consumer && w->consumer_rank % 4 != 0;
+}
+static inline int64_t *wg_done_slot(sim *s, const warp *w, uint32_t i)
+{
+    uint32_t per = s->d->producer_warps + s->d->consumer_warps;
+    return &s->wg_done[((size_t)w->cta * per + w->idx) * s->d->stages + i % s->d->stages];
+}
 
 static inline uint32_t full_bar(const sim *s, uint32_t stage)
 {
@@ -226,6 +251,8 @@ double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);
 int64_t math_step_end(sim *s, warp *w);
 int64_t store_step(sim *s, warp *w, uint32_t i);
+int64_t wgmma_issue(sim *s, const warp *w, uint32_t i);
+int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile);
 
 /* pipe_warp.c */
 void warp_run(sim *s, uint32_t wi);

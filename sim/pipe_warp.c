@@ -3,6 +3,7 @@
  * state's work and says when the warp goes on. */
 #include <stdint.h>
 
+#include "pipe_gemm.h"
 #include "pipe_sim.h"
 
 static int next_action(const sim *s, const warp *w)
@@ -10,6 +11,8 @@ static int next_action(const sim *s, const warp *w)
     const pipe_desc *d = s->d;
     if (w->role == TRACE_ROLE_PRODUCER)
         return w->prod_j < d->iterations ? ACT_PRODUCE : ACT_FINISH;
+    if (wg_follower(s, w))
+        return ACT_FINISH;
     /* Mixed warps keep stages - 1 loads ahead: the load of iteration i + stages - 1 (into the
      * stage iteration i - 1 just released) is issued before consuming i, as the double
      * buffer of the async-copy guide loads tile i + 1 while it processes tile i. */
@@ -29,7 +32,9 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
         return 0;
     for (; (int64_t)w->released < upto_excl; w->released++) {
         uint32_t it = w->released, st = it % d->stages;
-        mbar_event ev = {.op = MBAR_ARRIVE, .count = 1, .has_intended = 1, .intended_phase = it / d->stages};
+        /* a wgmma lead arrives for the four warps of its warpgroup */
+        uint32_t count = wg_lead(s, w) ? PIPE_WARPGROUP_WARPS : 1;
+        mbar_event ev = {.op = MBAR_ARRIVE, .count = count, .has_intended = 1, .intended_phase = it / d->stages};
         uint32_t base = w->cta - w->cta % d->cluster;
         uint32_t n = d->multicast ? d->cluster : 1;
         for (uint32_t k = 0; k < n; k++) {
@@ -99,7 +104,7 @@ static int64_t step_next(sim *s, warp *w)
         w->state = ST_WAIT_FULL;
         return STEP_ON;
     }
-    if (w->is_consumer && !d->cpasync_groups)
+    if (w->is_consumer && !d->cpasync_groups && !wg_follower(s, w))
         release_upto(s, w, d->iterations);
     int64_t end = s->now > w->store_done ? s->now : w->store_done;
     w->state = ST_DONE;
@@ -164,11 +169,14 @@ static int64_t produce_tma(sim *s, warp *w)
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
               TRACE_FLAG_FULL_BARRIER);
     bar_op(s, w->cta, full_bar(s, st), &ex, w, j);
-    int64_t cost = (int64_t)(p->expect_tx_ns * 1000);
+    /* The GEMM producer (hw/gemm_kernel.cuh) is one thread's tight loop: its expect_tx and
+     * its copies cost their issue; the generated pipeline producer's measured times to and
+     * between its copies (expect_tx_ns, tma_issue_ns) belong to that kernel's loop. */
+    int64_t cost = (int64_t)((s->gemm ? p->expect_tx_alone_ns : p->expect_tx_ns) * 1000);
     for (uint32_t t = 0; t < d->ntensors; t++) {
         uint32_t bytes = d->tensors[t].tx_bytes;
         uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
-        cost += (int64_t)(p->tma_issue_ns * 1000);
+        cost += s->gemm ? 0 : (int64_t)(p->tma_issue_ns * 1000);
         int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1);
         pipe_emit(s, s->now + cost, 0, w, w->cta, TRACE_TMA_ISSUE, st, j, full_bar(s, st), k, slice,
                   d->multicast ? TRACE_FLAG_MULTICAST : 0);
@@ -268,6 +276,13 @@ static int64_t step_math(sim *s, warp *w)
     w->state = ST_AFTER_MATH;
     w->math_slot = NO_SLOT;
     w->math_start = -1;
+    if (d->math == PIPE_MATH_WGMMA) {
+        w->state = ST_WG_WAIT;
+        int64_t end = wgmma_issue(s, w, i);
+        s->r->role[w->role].issue_ns += (double)(end - s->now) / 1000.0;
+        w->op_start = s->now;
+        return end > s->now ? end : STEP_ON;
+    }
     if (d->math == PIPE_MATH_NONE || !d->math_amount)
         return STEP_ON;
     int64_t end = math_step_end(s, w);
@@ -291,8 +306,65 @@ static void math_ended(sim *s, warp *w)
     w->math_start = -1;
 }
 
+/* The last iteration of an output tile (math kind wgmma). */
+static int tile_end(const pipe_desc *d, uint32_t i)
+{
+    return (i + 1) % d->gemm.k_iters == 0;
+}
+
+/* wgmma.wait_group(N) after iteration i's group: the group N back must have completed, at
+ * a tile's end every group (wait_group 0). Its span in the trace, and each group's span from
+ * its issue to its completion. */
+static int64_t step_wg_wait(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i, st = i % d->stages, n = tile_end(d, i) ? 0 : d->wgmma.wait;
+    int64_t done = *wg_done_slot(s, w, i);
+    uint32_t bytes = pipe_gemm_instrs_per_stage(d) * (PIPE_WGMMA_M + d->wgmma.n) * 32;
+    pipe_emit(s, w->op_start, done - w->op_start, w, w->cta, TRACE_WGMMA, st, i, 0, 0, bytes, 0);
+    int64_t until = s->now;
+    if (i >= n) {
+        int64_t g = *wg_done_slot(s, w, i - n);
+        if (g > until)
+            until = g;
+    }
+    pipe_emit(s, s->now, until - s->now, w, w->cta, TRACE_WGMMA_WAIT, st, i, 0, n, 0, 0);
+    s->r->role[w->role].math_ns += (double)(until - s->now) / 1000.0;
+    w->state = ST_AFTER_MATH;
+    return until > s->now ? until : STEP_ON;
+}
+
+/* The wgmma consume step's end: release the stage release_lag back (every stage of the tile
+ * at its end, after wait_group 0), then at a tile's end the epilogue. */
+static int64_t wg_after(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i;
+    int64_t cost = 0;
+    if (tile_end(d, i))
+        cost = release_upto(s, w, (int64_t)i + 1);
+    else if ((int64_t)i - (int64_t)d->release_lag >= 0)
+        cost = release_upto(s, w, (int64_t)i - d->release_lag + 1);
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    w->state = tile_end(d, i) ? ST_WG_EPILOGUE : ST_NEXT;
+    if (!tile_end(d, i))
+        w->cons_i++;
+    return cost ? s->now + cost : STEP_ON;
+}
+
+static int64_t step_wg_epilogue(sim *s, warp *w)
+{
+    int64_t end = gemm_epilogue_end(s, w, w->cons_i / s->d->gemm.k_iters);
+    s->r->role[w->role].issue_ns += (double)(end - s->now) / 1000.0;
+    w->cons_i++;
+    w->state = ST_NEXT;
+    return end > s->now ? end : STEP_ON;
+}
+
 static int64_t step_after_math(sim *s, warp *w)
 {
+    if (s->gemm)
+        return wg_after(s, w);
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
     uint32_t i = w->cons_i;
@@ -389,6 +461,8 @@ static int64_t warp_step(sim *s, warp *w, uint32_t wi)
     case ST_G_WAIT: return step_g_wait(s, w);
     case ST_G_BAR: return step_g_bar(s, w, wi);
     case ST_G_ISSUE: return step_g_issue(s, w, wi);
+    case ST_WG_WAIT: return step_wg_wait(s, w);
+    case ST_WG_EPILOGUE: return step_wg_epilogue(s, w);
     default: return STEP_PARK;
     }
 }

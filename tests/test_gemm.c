@@ -8,6 +8,8 @@
 #include "desc.h"
 #include "gemm_exec.h"
 #include "gemm_gen.h"
+#include "params.h"
+#include "pipe.h"
 #include "pipe_gemm.h"
 
 static pipe_desc load(const char *path)
@@ -153,4 +155,138 @@ Test(gemm, trace_of_recorded_events)
     }
     cr_expect_eq(groups, 2);
     trace_free(&tr);
+}
+
+Test(gemm, l2_serves_the_operand_rows_other_ctas_of_the_wave_loaded)
+{
+    /* 8192^3, 128x256 tiles, group_m 8: a wave of 132 concurrent tiles holds 8 (16 where it
+     * straddles two groups) distinct A tile rows and 17 B tile columns */
+    pipe_desc d = load("examples/gemm_bf16_8192.yaml");
+    double a = pipe_gemm_l2_hit(&d, WG_A), b = pipe_gemm_l2_hit(&d, WG_B);
+    cr_expect(a >= 1.0 - 16.0 / 132 && a <= 1.0 - 8.0 / 132, "A: %f", a);
+    cr_expect(b >= 1.0 - 18.0 / 132 && b <= 1.0 - 16.0 / 132, "B: %f", b);
+    cr_expect_float_eq(pipe_gemm_instr_cycles(&d, 0.5), 128.0, 1e-9);
+}
+
+/* The simulator against the bundled GEMMs' kernel times on the H200 (traces/h200/gemm/
+ * NAME.json, the JSON pass of `tmahw run`: median of 20 launches). The bounds are the errors
+ * the model has now (README, "GEMM pipelines"), each rounded up to the next percent: they
+ * record where it stands (the target is 5%), so that a change that moves it shows here. */
+static double measured_ns(const char *name)
+{
+    char path[256], buf[4096];
+    snprintf(path, sizeof path, "traces/h200/gemm/%s.json", name);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "%s", path);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *k = strstr(buf, "\"kernel_ns\":");
+    cr_assert(k, "%s: kernel_ns", path);
+    return strtod(k + strlen("\"kernel_ns\":"), NULL);
+}
+
+Test(gemm, simulator_times_the_bundled_gemms_within_the_recorded_errors, .timeout = 300)
+{
+    static const struct { const char *name; double lo, hi, tensor_lo, tensor_hi; } ex[] = {
+        {"gemm_bf16_8192", 0.10, 0.12, 0.70, 0.90},
+        {"gemm_bf16_4096", 0.05, 0.07, 0.70, 0.90},
+        {"gemm_e4m3_8192", 0.05, 0.07, 0.70, 0.90},
+        {"gemm_bf16_n64", 0.09, 0.11, 0.30, 0.50},
+    };
+    pipe_params p;
+    err_info e = {0};
+    cr_assert_eq(params_defaults("h200", &p, &e), ERR_OK);
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "examples/%s.yaml", ex[i].name);
+        pipe_desc d = load(path);
+        pipe_opts o = {.params = &p};
+        pipe_result r;
+        cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s: %s", path, e.detail);
+        cr_expect_eq(r.deadlock, 0, "%s", path);
+        cr_expect_eq(r.findings, 0, "%s: %s", path, r.first.detail);
+        double err = (double)r.kernel_ns / measured_ns(ex[i].name) - 1.0;
+        cr_expect(err >= ex[i].lo && err <= ex[i].hi, "%s: predicted %lld ns, error %+.1f%% (recorded %+.0f..%+.0f%%)",
+                  ex[i].name, (long long)r.kernel_ns, 100 * err, 100 * ex[i].lo, 100 * ex[i].hi);
+        /* the verdict: L2 bounds every one of them in this model; the tensor pipes' share
+         * shows how far each is from compute bound */
+        cr_expect_str_eq(r.bottleneck_kind, "memory", "%s: %s", ex[i].name, r.bottleneck);
+        cr_expect(r.math_util >= ex[i].tensor_lo && r.math_util <= ex[i].tensor_hi, "%s: tensor pipes %.2f",
+                  ex[i].name, r.math_util);
+    }
+}
+
+Test(gemm, simulator_reports_the_release_bug_and_times_it, .timeout = 120)
+{
+    pipe_desc d = load("examples/bug_wgmma_release.yaml");
+    pipe_params p;
+    params_defaults("h200", &p, NULL);
+    pipe_opts o = {.params = &p};
+    pipe_result r;
+    err_info e = {0};
+    cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s", e.detail);
+    cr_expect_eq(pipe_verdict(&r, &e), ERR_FINDING);
+    cr_expect_str_eq(e.rule, "wgmma_release_in_flight");
+    cr_expect(r.kernel_ns > 100000, "%lld", (long long)r.kernel_ns);
+}
+
+/* wait_group(N) as the simulator runs it, from its trace (CTA 0): each wait_group(N) after
+ * iteration i's group returns no earlier than group i - N completes, and every stage is
+ * released after the group that read it completed when release_lag >= wgmma_wait; with the
+ * release bug (lag 0 < wait 2) stages are released while their group still runs. */
+typedef struct wg_timing {
+    uint32_t releases, early_releases, waits, early_waits;
+} wg_timing;
+
+static wg_timing gemm_timing(const char *path)
+{
+    pipe_desc d = load(path);
+    pipe_params p;
+    params_defaults("h200", &p, NULL);
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_opts o = {.params = &p, .out = &t};
+    pipe_result r;
+    err_info e = {0};
+    cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s: %s", path, e.detail);
+    size_t n = (size_t)256 * d.iterations;
+    int64_t *end = calloc(n, sizeof *end);
+    cr_assert(end);
+    for (size_t k = 0; k < t.count; k++) {
+        const trace_event *ev = &t.events[k];
+        if (ev->cta == 0 && ev->kind == TRACE_WGMMA && ev->iteration < d.iterations)
+            end[(size_t)ev->warp * d.iterations + ev->iteration] = ev->t_ns + ev->dur_ns;
+    }
+    wg_timing w = {0};
+    for (size_t k = 0; k < t.count; k++) {
+        const trace_event *ev = &t.events[k];
+        if (ev->cta != 0 || ev->iteration >= d.iterations)
+            continue;
+        const int64_t *mine = end + (size_t)ev->warp * d.iterations;
+        if (ev->kind == TRACE_RELEASE) {
+            w.releases++;
+            cr_assert(mine[ev->iteration] > 0, "release of iteration %u without its group", ev->iteration);
+            w.early_releases += ev->t_ns + 1 < mine[ev->iteration];
+        } else if (ev->kind == TRACE_WGMMA_WAIT && ev->iteration >= ev->phase) {
+            w.waits++;
+            w.early_waits += ev->t_ns + ev->dur_ns + 1 < mine[ev->iteration - ev->phase];
+        }
+    }
+    free(end);
+    trace_free(&t);
+    return w;
+}
+
+Test(gemm, wait_group_and_release_follow_the_groups, .timeout = 120)
+{
+    wg_timing ok = gemm_timing("examples/gemm_bf16_4096.yaml");
+    /* CTA 0: 4 tiles x 64 stages, released by each of its 2 warpgroups' leads */
+    cr_expect_eq(ok.releases, 2 * 256);
+    cr_expect_eq(ok.waits, 2 * 256 - 2, "%u", ok.waits);   /* wait_group(1) after group 0 waits for none */
+    cr_expect_eq(ok.early_releases, 0);
+    cr_expect_eq(ok.early_waits, 0);
+    wg_timing bug = gemm_timing("examples/bug_wgmma_release.yaml");
+    cr_expect_eq(bug.early_waits, 0);
+    cr_expect_gt(bug.early_releases, bug.releases / 2, "%u of %u", bug.early_releases, bug.releases);
 }

@@ -196,12 +196,6 @@ int cmd_sim(int argc, char **argv)
     pipe_desc d;
     if (desc_load(path, &d, &e))
         return cli_report("sim", &e);
-    if (d.math == PIPE_MATH_WGMMA) {
-        fprintf(stderr, "tmasim sim: %s: field 'consumer.math.kind' = wgmma: the simulator does not time wgmma "
-                        "pipelines yet (tmasim check checks their protocol and descriptors; tmahw run times them)\n",
-                path);
-        return EXIT_BAD_INPUT;
-    }
 
     if (sweep) {
         char key[64];
@@ -299,10 +293,9 @@ int cmd_sim(int argc, char **argv)
         return cli_report("sim", &e);
     }
     if (out) {
-        const char *board = !strcmp(gpu, "h100") ? "H100 SXM" : !strcmp(gpu, "h200") ? "H200 SXM"
-                            : !strcmp(gpu, "h100-pcie")                        ? "H100 PCIe"
-                                                                                : "calibrated";
-        snprintf(t.gpu, sizeof t.gpu, "%s (sim: %.40s)", board, gpu);
+        const char *chip = !strcmp(gpu, "h100") ? "H100 SXM" : !strcmp(gpu, "h100-pcie") ? "H100 PCIe"
+                         : !strcmp(gpu, "h200") ? "H200" : "calibrated";
+        snprintf(t.gpu, sizeof t.gpu, "%s (sim: %s)", chip, gpu);
         snprintf(t.note, sizeof t.note, "tmasim sim %s%s%s", path, params_file ? " --params " : "",
                  params_file ? params_file : "");
         /* the trace carries its description, so that a viewer rebuilds the plan from it */
