@@ -48,13 +48,15 @@ outcome() {   # log rc
     fi
 }
 
-# Sums runs.log lines (date commit harness seconds executions outcome) per harness.
+# Sums runs.log lines (date commit harness seconds executions outcome [machine processes])
+# per harness. "killed": a process stopped from outside before its time (no failure; its
+# executions from its log's last status line), not counted as failed.
 summarise() {   # names (all when empty)
     [ -f "$runs_log" ] || { echo "no runs logged in $runs_log"; return; }
     awk -v names="$*" '
         BEGIN { n = split(names, want, " "); for (i = 1; i <= n; i++) keep[want[i]] = 1 }
         n && !($3 in keep) { next }
-        { ex[$3] += $5; sec[$3] += $4; runs[$3]++; if ($6 != "ok") bad[$3]++;
+        { ex[$3] += $5; sec[$3] += $4; runs[$3]++; if ($6 != "ok" && $6 != "killed") bad[$3]++;
           if (!($3 in first)) { first[$3] = $1; order[++k] = $3 } last[$3] = $1 }
         END {
             printf "%-20s %14s %9s %5s %7s  %s\n", "harness", "executions", "seconds", "runs", "failed", "first .. last run (UTC)"
