@@ -152,7 +152,7 @@ deps-demo:
 NVFLAGS := -std=c++17 -O2 -g -gencode=arch=compute_90a,code=sm_90a -Xcompiler -Wall,-Wextra,-Werror \
            -Isim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 HW_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/extras/CUPTI/lib64 \
-           -lcuda -lcupti -lnvrtc -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
+           -lcuda -lcupti -lnvrtc -lcublasLt -ldl -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
 # tmahw run parses descriptions (sim/desc_yaml.c, libyaml). The GPU machine has no
 # libyaml: `make hwdeps` copies this machine's static libyaml and yaml.h into
 # build/hwdeps, which hw/gpu-check.sh's device call carries; used when pkg-config
@@ -173,6 +173,8 @@ hwdeps:
 	cp /usr/include/yaml.h $(HWDEPS)/include/ && cp $$(ls /usr/lib/*/libyaml.a | head -n1) $(HWDEPS)/lib/
 hw/run_kernel_str.c: hw/run_kernel.cuh hw/embed.sh
 	sh hw/embed.sh
+hw/gemm_kernel_str.c: hw/gemm_kernel.cuh hw/embed.sh
+	sh hw/embed.sh hw/gemm_kernel.cuh hw/gemm_kernel_str.c gemm_gen.h gemm_kernel_body
 $(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@

@@ -21,7 +21,9 @@
 #include "calib.h"
 #include "calib_kern.cuh"
 #include "gpu_time.h"
+#include "gemm_gen.h"
 #include "hw.h"
+#include "wgmma.h"
 
 namespace {
 
@@ -494,6 +496,30 @@ int b_smem_latency(ctx &c)
     return 0;
 }
 
+/* mma.sync flops per cycle per sub-partition with `per_sm` CTAs of `threads` threads on
+ * every SM at once (4 chains per warp), from the kernel's event-timed duration: the
+ * pipe's rate when the warps come from several CTAs. -1 on a launch error. */
+static double mma_ctas_rate(ctx &c, int threads, int per_sm)
+{
+    const int n = 4096;
+    cudaEvent_t e0, e1;
+    if (cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess)
+        return -1;
+    float ms = 0;
+    ck_mma<4><<<c.sms * per_sm, threads>>>(64, c.dout, (float *)c.dsink);   /* warm-up */
+    cudaEventRecord(e0);
+    ck_mma<4><<<c.sms * per_sm, threads>>>(n, c.dout, (float *)c.dsink);
+    cudaEventRecord(e1);
+    bool ok = cudaEventSynchronize(e1) == cudaSuccess && cudaGetLastError() == cudaSuccess &&
+              cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess && ms > 0;
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    if (!ok)
+        return -1;
+    double flops = 4096.0 * 4 * n * (threads / 32) * per_sm * c.sms;
+    return flops / (ms * 1e-3 * c.ghz * 1e9) / (4.0 * c.sms);
+}
+
 int b_math(ctx &c)
 {
     const int per[4] = {1, 2, 4, 8};
@@ -519,25 +545,52 @@ int b_math(ctx &c)
             lat.push_back((double)(c.hout[(b * 32 + w) * 2 + 1] - c.hout[(b * 32 + w) * 2]) / 1024.0);
     add(c, "mma", "mma_chain_cycles", "cycles", false, lat,
         "mma.sync.m16n8k16 f32+=f16 in one dependent chain, one warp per sub-partition: cycles per instruction");
+    /* the pipe's rate by warps per sub-partition (1, 2, 4, 8), each warp 4 chains as the
+     * generated math block: the simulator interpolates it over the math warps resident on
+     * a sub-partition */
     std::string mp;
-    double best = 0, one_warp = 1;
-    for (int k = 0; k < 3; k++) {
+    double best = 0, r[4];
+    for (int k = 0; k < 4; k++) {
         ck_mma<4><<<c.sms, 128 * per[k]>>>(512, c.dout, (float *)c.dsink);
         if (fetch(c, 64 * (size_t)c.sms))
             return -1;
-        double r = 4096.0 * 4 * 512 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
-        best = std::max(best, r);
-        if (k == 0)
-            one_warp = r;
-        mp += fmt("%s%d/SMSP %.0f", k ? ", " : "", per[k], r);
+        r[k] = 4096.0 * 4 * 512 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
+        best = std::max(best, r[k]);
+        mp += fmt("%s%d/SMSP %.0f", k ? ", " : "", per[k], r[k]);
     }
     add1(c, "mma", "mma_flops_per_cycle_smsp", "flop/cycle", true, best,
          fmt("mma.sync.m16n8k16 in 4 chains per warp: flops per cycle per sub-partition, the most of (%s)", mp.c_str()));
+    for (int k = 1; k < 4; k++)
+        add1(c, "mma", fmt("mma_flops_%dw_smsp", per[k]).c_str(), "flop/cycle", true, r[k],
+             fmt("mma.sync.m16n8k16 in 4 chains per warp, %d warps per sub-partition (one CTA of %d threads per SM): "
+                 "flops per cycle per sub-partition",
+                 per[k], 128 * per[k]));
+    /* the generated block's shape: 256 mma with a compile-time count, 1-8 warps per sub-partition */
+    for (int k = 0; k < 4; k++) {
+        ck_mma_block<256><<<c.sms, 128 * per[k]>>>(8, c.dout, (float *)c.dsink);
+        if (fetch(c, 64 * (size_t)c.sms))
+            return -1;
+        double rb = 4096.0 * 256 * 8 * per[k] / quantile(cta_spans(c, 4 * per[k]), 0.5);
+        add1(c, "mma", fmt("mma_block_flops_%dw", per[k]).c_str(), "flop/cycle", false, rb,
+             fmt("the generated math block (256 mma.sync, a compile-time count, 4 chains), %d warps per "
+                 "sub-partition: flops per cycle per sub-partition",
+                 per[k]));
+    }
+    const int shapes[5][2] = {{128, 1}, {128, 2}, {128, 4}, {128, 8}, {160, 10}};
+    for (int k = 0; k < 5; k++) {
+        double rc = mma_ctas_rate(c, shapes[k][0], shapes[k][1]);
+        if (rc < 0)
+            return -1;
+        add1(c, "mma", fmt("mma_flops_%dx%dw", shapes[k][1], shapes[k][0] / 32).c_str(), "flop/cycle", false, rc,
+             fmt("mma.sync.m16n8k16 in 4 chains per warp, %d CTAs of %d warps on every SM at once: flops per cycle "
+                 "per sub-partition from the kernel's event time",
+                 shapes[k][1], shapes[k][0] / 32));
+    }
     /* the simulator prices one warp's mma as the most of the pipe rate and latency / 4 chains */
-    add1(c, "mma", "mma_latency_cycles", "cycles", true, 4 * 4096.0 / one_warp,
+    add1(c, "mma", "mma_latency_cycles", "cycles", true, 4 * 4096.0 / r[0],
          fmt("one warp per sub-partition with 4 chains as the generated math block: 4096 / %.0f flops per cycle = "
              "%.2f cycles per instruction, x 4 chains (one chain alone: %.1f)",
-             one_warp, 4096.0 / one_warp, quantile(lat, 0.5)));
+             r[0], 4096.0 / r[0], quantile(lat, 0.5)));
     return 0;
 }
 
@@ -589,6 +642,293 @@ int b_ifetch(ctx &c)
                  "cycles per FFMA on the sub-partition (by code size: %s)",
                  per[k], pts.c_str()));
     }
+    return 0;
+}
+
+/* wgmma.mma_async from shared memory (SS), the generated GEMM kernel's inner step: each
+ * warpgroup issues 4 instructions over one 128-byte swizzle row of K, commits a group and
+ * waits with wait_group(1) (throughput) or wait_group(0) (latency of a group of 4).
+ * Built with NVRTC from the generator's instruction (gemm_gen_wgmma_source). */
+const char WGMMA_BENCH[] =
+    "extern \"C\" __global__ void ck_wgmma(int n, int wait0, u64 *out)\n"
+    "{\n"
+    "    extern __shared__ __align__(1024) unsigned char sm[];\n"
+    "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
+    "    float acc[NACC];\n"
+    "    for (int i = 0; i < NACC; i++) acc[i] = 0.f;\n"
+    "    u64 t0; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t0));\n"
+    "    for (int i = 0; i < n; i++) {\n"
+    "        asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+    "#pragma unroll\n"
+    "        for (u32 k = 0; k < 4; k++)\n"
+    "            gm_wgmma(acc, 0x4000004000010000ull | ((sb + 32 * k) >> 4), 0x4000004000010000ull | ((sb + 16384 + 32 * k) >> 4));\n"
+    "        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+    "        if (wait0) asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "        else asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
+    "    }\n"
+    "    asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "    float r = 0.f;\n"
+    "    for (int i = 0; i < NACC; i++) r += acc[i];\n"
+    "    u64 t1; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t1));\n"
+    "    if (r == 1234.5f) out[0] = 0;\n"
+    "    if ((threadIdx.x & 31) == 0) { out[(blockIdx.x * 32 + threadIdx.x / 32) * 2] = t0; out[(blockIdx.x * 32 + threadIdx.x / 32) * 2 + 1] = t1; }\n"
+    "}\n";
+
+int wgmma_kernel(ctx &c, uint32_t n, int dtype, CUfunction *fn, CUmodule *mod)
+{
+    static pipe_desc d;
+    memset(&d, 0, sizeof d);
+    d.wgmma.n = n;
+    d.wgmma.dtype = dtype;
+    d.wgmma.k = wg_k((wg_dtype)dtype);
+    char *head = NULL;
+    err_info e = {};
+    if (gemm_gen_wgmma_source(&d, &head, &e) != ERR_OK) {
+        c.err = e.detail;
+        return -1;
+    }
+    std::string src = fmt("#define NACC %u\n", n / 2) + head + WGMMA_BENCH;
+    free(head);
+    char msg[600];
+    if (hw_nvrtc_load(src.c_str(), "ck_wgmma.cu", NULL, 0, "ck_wgmma", mod, fn, msg, sizeof msg)) {
+        c.err = msg;
+        return -1;
+    }
+    cuFuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024);
+    return 0;
+}
+
+/* Per shape: cycles per instruction on the SM with 1 and 2 warpgroups issuing (the tensor
+ * pipe's rate, or the shared-memory port's where the operands' bytes bound it), and the
+ * latency of one group of 4 instructions. */
+int b_wgmma(ctx &c)
+{
+    const uint32_t ns[3] = {64, 128, 256};
+    const int types[2] = {WG_BF16, WG_E4M3};
+    for (int ti = 0; ti < 2; ti++)
+        for (int ni = 0; ni < 3; ni++) {
+            CUfunction fn;
+            CUmodule mod;
+            if (wgmma_kernel(c, ns[ni], types[ti], &fn, &mod))
+                return -1;
+            const int iters = 256;
+            double cyc[2], lat = 0;
+            for (int g = 0; g < 3; g++) {
+                int n = iters, wait0 = g == 2;
+                void *args[] = {&n, &wait0, &c.dout};
+                unsigned threads = g == 1 ? 256 : 128;
+                if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 64 * 1024, 0, args, NULL) != CUDA_SUCCESS ||
+                    fetch(c, 64 * (size_t)c.sms)) {
+                    c.err = "ck_wgmma launch failed";
+                    return -1;
+                }
+                double span = quantile(cta_spans(c, threads / 32), 0.5);
+                if (g < 2)
+                    cyc[g] = span / (4.0 * iters * (g + 1));
+                else
+                    lat = span / iters;
+            }
+            cuModuleUnload(mod);
+            const char *tn = ti ? "e4m3" : "bf16";
+            uint32_t k = wg_k((wg_dtype)types[ti]);
+            add1(c, "wgmma", fmt("wgmma_n%u_%s_cycles", ns[ni], tn).c_str(), "cycles", false, std::min(cyc[0], cyc[1]),
+                 fmt("wgmma.mma_async m64n%uk%u %s from shared memory, 4 per group, wait_group(1): cycles per "
+                     "instruction on the SM, the least of 1 and 2 warpgroups (%.1f, %.1f): %.0f flops per cycle",
+                     ns[ni], k, tn, cyc[0], cyc[1], 2.0 * 64 * ns[ni] * k / std::min(cyc[0], cyc[1])));
+            add1(c, "wgmma", fmt("wgmma_n%u_%s_group_latency_cycles", ns[ni], tn).c_str(), "cycles", false, lat,
+                 fmt("one warpgroup: a group of 4 m64n%uk%u, commit, wait_group(0): cycles from issue to its end", ns[ni],
+                     k));
+        }
+    return 0;
+}
+
+/* wgmma under the GEMM's conditions, on every SM: two warpgroups reading the same A rows or
+ * their own 64 rows each (as the GEMM's consumers), optionally beside a copy thread that
+ * keeps 4 bulk copies (cp.async.bulk) of 12 KiB from L2 in flight into other shared memory
+ * (the producer's writes); and a long run of each SM's tensor pipe with clock64 and
+ * globaltimer read at both ends: the SM clock while the tensor pipes of all SMs are busy. */
+const char WGMMA_LOAD_BENCH[] =
+    "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out)\n"
+    "{\n"
+    "    extern __shared__ __align__(1024) unsigned char sm[];\n"
+    "    __shared__ __align__(8) u64 bars[4];\n"
+    "    __shared__ int done;\n"
+    "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
+    "    u32 wg = threadIdx.x / 128, nwg = blockDim.x / 128 - (copy ? 1 : 0);\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        done = 0;\n"
+    "        for (int b = 0; b < 4; b++) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" ::\"r\"((u32)__cvta_generic_to_shared(&bars[b])));\n"
+    "        asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    u64 g0, t0, g1, t1, bytes = 0;\n"
+    "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g0));\n"
+    "    asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t0));\n"
+    "    if (wg < nwg) {\n"
+    "        float acc[NACC];\n"
+    "        for (int i = 0; i < NACC; i++) acc[i] = 0.f;\n"
+    "        u32 a = sb + (distinct ? 8192u * wg : 0u);\n"
+    "        for (int i = 0; i < n; i++) {\n"
+    "            asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+    "#pragma unroll\n"
+    "            for (u32 k = 0; k < 4; k++)\n"
+    "                gm_wgmma(acc, 0x4000004000010000ull | ((a + 32 * k) >> 4), 0x4000004000010000ull | ((sb + 16384 + 32 * k) >> 4));\n"
+    "            asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+    "            asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
+    "        }\n"
+    "        asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+    "        float r = 0.f;\n"
+    "        for (int i = 0; i < NACC; i++) r += acc[i];\n"
+    "        if (r == 1234.5f) out[0] = 0;\n"
+    "        if (threadIdx.x % 128 == 0) atomicAdd(&done, 1);\n"
+    "    } else if (threadIdx.x == nwg * 128) {\n"
+    "        u32 ph[4] = {0, 0, 0, 0};\n"
+    "        int j = 0;\n"
+    "        for (; j < 4; j++) {\n"
+    "            u32 bar = (u32)__cvta_generic_to_shared(&bars[j]);\n"
+    "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
+    "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * j), \"l\"(src + 12288u * j), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "        }\n"
+    "        for (; ; j++) {\n"
+    "            int b = j % 4;\n"
+    "            u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
+    "            while (!ok)\n"
+    "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
+    "                             : \"=r\"(ok) : \"r\"(bar), \"r\"(ph[b]) : \"memory\");\n"
+    "            ph[b] ^= 1u;\n"
+    "            bytes += 12288u;\n"
+    "            if (*(volatile int *)&done >= (int)nwg) break;\n"
+    "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
+    "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288u * (j % 64)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "        }\n"
+    "        for (int k = 1; k < 4; k++) {\n"
+    "            int b = (j + k) % 4; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
+    "            while (!ok)\n"
+    "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
+    "                             : \"=r\"(ok) : \"r\"(bar), \"r\"(ph[b]) : \"memory\");\n"
+    "        }\n"
+    "    } else {\n"
+    "        return;\n"
+    "    }\n"
+    "    asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t1));\n"
+    "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g1));\n"
+    "    if (threadIdx.x % 128 == 0) {\n"
+    "        u64 *o = out + (blockIdx.x * 4 + wg) * 4;\n"
+    "        o[0] = t1 - t0; o[1] = g1 - g0; o[2] = bytes; o[3] = 1;\n"
+    "    }\n"
+    "}\n";
+
+/* One launch of ck_wgmma_load on every SM: the median over CTAs of the consumers' cycles per
+ * instruction on the SM, of the clock (clock64 over globaltimer) and of the copier's B/ns. */
+struct wl_result {
+    double cyc, ghz, copy_bpns;
+};
+
+int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_result *r)
+{
+    int nwg = 2, threads = 128 * (nwg + (copy ? 1 : 0));
+    CK(cudaMemset(c.dout, 0, (size_t)c.sms * 16 * 8));
+    void *args[] = {&n, &distinct, &copy, &src, &c.dout};
+    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 1024 + 65536 + 49152, 0, args, NULL) != CUDA_SUCCESS ||
+        fetch(c, 16 * (size_t)c.sms)) {
+        c.err = "ck_wgmma_load launch failed";
+        return -1;
+    }
+    std::vector<double> cyc, ghz, bw;
+    for (int b = 0; b < c.sms; b++) {
+        const u64 *o = &c.hout[(size_t)b * 16];
+        if (o[3] != 1 || o[7] != 1)
+            continue;
+        double t = (double)std::max(o[0], o[4]);
+        cyc.push_back(t / (4.0 * n * nwg));
+        ghz.push_back(t / (double)std::max(o[1], o[5]));
+        if (copy && o[11] == 1)
+            bw.push_back((double)o[10] / (double)o[9]);
+    }
+    if (cyc.empty()) {
+        c.err = "ck_wgmma_load: no CTA reported";
+        return -1;
+    }
+    r->cyc = quantile(cyc, 0.5);
+    r->ghz = quantile(ghz, 0.5);
+    r->copy_bpns = bw.empty() ? 0 : quantile(bw, 0.5);
+    return 0;
+}
+
+int b_wgmma_load(ctx &c, void *big)
+{
+    const uint32_t ns[2] = {64, 256};
+    for (int ni = 0; ni < 2; ni++) {
+        static pipe_desc d;
+        memset(&d, 0, sizeof d);
+        d.wgmma.n = ns[ni];
+        d.wgmma.dtype = WG_BF16;
+        d.wgmma.k = wg_k(WG_BF16);
+        char *head = NULL;
+        err_info e = {};
+        if (gemm_gen_wgmma_source(&d, &head, &e) != ERR_OK) {
+            c.err = e.detail;
+            return -1;
+        }
+        std::string src = fmt("#define NACC %u\n", ns[ni] / 2) + head + WGMMA_LOAD_BENCH;
+        free(head);
+        char msg[600];
+        CUfunction fn;
+        CUmodule mod;
+        if (hw_nvrtc_load(src.c_str(), "ck_wgmma_load.cu", NULL, 0, "ck_wgmma_load", &mod, &fn, msg, sizeof msg)) {
+            c.err = msg;
+            return -1;
+        }
+        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024 + 65536 + 49152);
+        const int iters = ns[ni] == 64 ? 8192 : 2048;
+        wl_result same, dist, cp;
+        if (wl_run(c, fn, iters, 0, 0, big, &same) || wl_run(c, fn, iters, 1, 0, big, &dist) ||
+            wl_run(c, fn, iters, 1, 1, big, &cp))
+            return -1;
+        add1(c, "wgmma_load", fmt("wgmma_n%u_2wg_distinct_cycles", ns[ni]).c_str(), "cycles", false, dist.cyc,
+             fmt("every SM, 2 warpgroups each reading its own 64 rows of A and the same B (as the GEMM's consumers), "
+                 "m64n%uk16 bf16, 4 per group, wait_group(1): cycles per instruction on the SM (the same A: %.1f)",
+                 ns[ni], same.cyc));
+        add1(c, "wgmma_load", fmt("wgmma_n%u_2wg_copy_cycles", ns[ni]).c_str(), "cycles", false, cp.cyc,
+             fmt("the same beside a thread keeping 4 bulk copies of 12 KiB in flight into other shared memory "
+                 "(%.0f B/ns per SM written): cycles per instruction on the SM",
+                 cp.copy_bpns));
+        add1(c, "wgmma_load", fmt("wgmma_n%u_copy_bytes_per_ns_sm", ns[ni]).c_str(), "B/ns", false, cp.copy_bpns,
+             "the copy thread's bulk copies beside the two warpgroups: bytes per ns per SM");
+        if (ns[ni] == 256) {
+            std::vector<double> g;
+            for (int rep = 0; rep < 3; rep++) {
+                wl_result l;
+                if (wl_run(c, fn, 40000, 1, rep == 2, big, &l))
+                    return -1;
+                g.push_back(l.ghz);
+            }
+            add(c, "wgmma_load", "clock_tensor_ghz", "GHz", false, g,
+                fmt("clock64 over globaltimer of %d CTAs, each 2 warpgroups issuing m64n256k16 bf16 from shared "
+                    "memory for ~40 ms (the third run beside the copy thread): the SM clock while every tensor "
+                    "pipe is busy",
+                    c.sms));
+        }
+        cuModuleUnload(mod);
+    }
+    /* the GPU's TMA read rate from L2 with 4 issuing warps per SM rather than one thread */
+    CUtensorMap m;
+    if (encode(c, big, 1u << 21, 64, &m))
+        return -1;
+    CK(cudaFuncSetAttribute(ck_tma_fill<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 3 * 16384 + 1024));
+    std::vector<double> agg;
+    for (int rep = 0; rep < 3; rep++) {
+        double a;
+        if (fill_run(c, m, c.sms, 500, 3, 512, &a, NULL, 16384, 64, 0, NULL, 4))
+            return -1;
+        agg.push_back(a);
+    }
+    add(c, "wgmma_load", "l2_bytes_per_ns_4warps", "B/ns", false, agg,
+        fmt("%d CTAs, lane 0 of 4 warps each keeping 3 TMA loads of 16 KiB in flight through an 8 MiB footprint: "
+            "bytes per ns of the whole GPU",
+            c.sms));
     return 0;
 }
 
@@ -824,6 +1164,74 @@ int b_launch(ctx &c)
     return 0;
 }
 
+/* CTA placement: grids of fewer CTAs than the SMs' slots, k CTAs per SM at most (set by
+ * dynamic shared memory), every CTA resident at once. Reports how many CTAs the fullest
+ * SM received and how many SMs received any: a round-robin scheduler spreads G CTAs as
+ * ceil(G / SMs) per SM, one that fills an SM before the next packs them. */
+int b_place(ctx &c)
+{
+    const int cfg[][2] = {{2, 198}, {4, 264}, {6, 396}, {9, 594}, {10, 660}, {4, 400}, {8, 300}, {3, 200}};
+    cudaFuncSetAttribute(ck_place, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024);
+    for (const auto &g : cfg) {
+        const int k = g[0], grid = g[1];
+        int smem = (228 * 1024) / k - 1024 - 64;
+        smem = std::min(smem, 227 * 1024);
+        int occ = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, ck_place, 128, smem);
+        ck_place<<<grid, 128, smem>>>(50000, c.dout);
+        if (fetch(c, 2 * (size_t)grid))
+            return -1;
+        std::vector<int> per(c.sms + 8, 0);
+        for (int b = 0; b < grid; b++)
+            per[std::min<u64>(c.hout[2 * b], c.sms + 7)]++;
+        int mx = 0, used = 0;
+        std::vector<int> hist(64, 0);
+        for (int v : per) {
+            mx = std::max(mx, v);
+            used += v > 0;
+            hist[std::min(v, 63)]++;
+        }
+        std::string h;
+        for (int v = 1; v < 64; v++)
+            if (hist[v])
+                h += fmt("%s%d SMs x %d", h.empty() ? "" : ", ", hist[v], v);
+        add1(c, "place", fmt("place_k%d_g%d_max", k, grid).c_str(), "CTAs", false, mx,
+             fmt("%d CTAs of 128 threads, %d per SM at most (occupancy %d): CTAs on the fullest SM; %d SMs used (%s)",
+                 grid, k, occ, used, h.c_str()));
+    }
+    return 0;
+}
+
+/* The st.async copy trip: clusters of 2, one producer warp per CTA, 1-8 CTAs per SM, data
+ * from DRAM (1 GiB walked once), rows of 512 (contiguous), 128, 64, 32 bytes at a 1 KiB
+ * pitch. The simulator prices a trip by the lines it touches and the producers per SM. */
+int b_stas(ctx &c, void *big, size_t big_bytes)
+{
+    const int per_sm[3] = {1, 4, 8}, rows[4] = {512, 128, 64, 32};
+    for (int ri = 0; ri < 4; ri++)
+        for (int ki = 0; ki < 3; ki++) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+            const int grid = c.sms * per_sm[ki];
+            cfg.gridDim = dim3((unsigned)grid), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
+            const u32 pitch = rows[ri] >= 512 ? 512u : 1024u;
+            CK(cudaLaunchKernelEx(&cfg, ck_stas, (const unsigned char *)big, (unsigned long long)big_bytes,
+                                  (u32)rows[ri], pitch, 8u, c.dout));
+            if (fetch(c, (size_t)grid))
+                return -1;
+            std::vector<double> ns;
+            for (int b = 0; b < grid; b++)
+                ns.push_back((double)c.hout[b] / c.ghz);
+            add(c, "stas", fmt("stas_trip_r%d_k%d_ns", rows[ri], per_sm[ki]).c_str(), "ns", false, ns,
+                fmt("st.async copy loop, clusters of 2, %d producer warp(s) per SM, rows of %d bytes%s from DRAM: ns "
+                    "per trip of 32 lanes x 16 bytes (load, then st.async to the peer)",
+                    per_sm[ki], rows[ri], rows[ri] >= 512 ? " (contiguous)" : " at a 1 KiB pitch"));
+        }
+    return 0;
+}
+
 int b_clusters(ctx &c)
 {
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
@@ -947,14 +1355,14 @@ void usage(FILE *f)
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch\n"
+            "                 clusters ifetch place stas wgmma wgmma_load\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch"};
+                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load"};
 
 } // namespace
 
@@ -991,7 +1399,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch)\n",
+                            "clusters, ifetch, place, stas, wgmma, wgmma_load)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -1035,10 +1443,10 @@ int hw_cmd_calibrate(int argc, char **argv)
         c.err.clear();
         int rc = b == "clock" ? b_clock(c) : b == "d2d" ? b_d2d(c) : b == "tma_latency" ? b_tma_latency(c, big, flush, flush_bytes)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
-               : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
+               : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b_clusters(c);
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

@@ -334,6 +334,37 @@ __global__ void ck_mma(int n, u64 *out, float *sink)
     }
 }
 
+/* The generated math block (hw/run_kernel.cuh MATH 2) as it is compiled there: N mma.sync
+ * per block, a compile-time count in 4 accumulator chains that start apart, the
+ * accumulators summed after the block; `reps` blocks per warp. */
+template <int N>
+__global__ void ck_mma_block(int reps, u64 *out, float *sink)
+{
+    const u32 lane = threadIdx.x & 31;
+    const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+    float acc = 0.f;
+    u64 t0 = ck_clk();
+    for (int r = 0; r < reps; r++) {
+        float d[4][4] = {{0.f, 0.f, 0.f, 0.f}, {1.f, 1.f, 1.f, 1.f}, {2.f, 2.f, 2.f, 2.f}, {3.f, 3.f, 3.f, 3.f}};
+        for (u32 n = 0; n < N / 4; n++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                             "{%8, %9}, {%0, %1, %2, %3};"
+                             : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
+                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            acc += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+    }
+    u64 t1 = ck_clk_after(__float_as_uint(acc), (u32 *)sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
+    }
+}
+
 /* mbarrier costs, one CTA of 2 warps, lane 0 of each:
  * out[0] cycles of 256 local arrives that read the returned state (pending_count, the
  *        generated kernel's over-arrival check); out[1] 256 arrives without a result;
@@ -560,6 +591,69 @@ __global__ void ck_span(u64 spin_ns, u64 *out)
         out[2 * blockIdx.x] = g0;
         out[2 * blockIdx.x + 1] = g1;
     }
+}
+
+/* Where the CTA scheduler puts a grid smaller than the GPU's CTA slots: every CTA writes
+ * its SM and start time, then spins spin_ns so that the whole grid is resident at once
+ * (dynamic shared memory sets how many CTAs an SM holds). */
+__global__ void ck_place(u64 spin_ns, u64 *out)
+{
+    u64 g0 = ck_gtm(), g1 = g0;
+    if (threadIdx.x == 0) {
+        u32 smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        while (g1 - g0 < spin_ns)
+            g1 = ck_gtm();
+        out[2 * blockIdx.x] = smid;
+        out[2 * blockIdx.x + 1] = g0;
+    }
+}
+
+/* The st.async copy loop as the generated producer runs it (hw/run_kernel.cuh MODE 3), in
+ * clusters of 2: warp 0 of every CTA writes 4 KiB stages into its peer's shared memory,
+ * each lane loading 16 bytes from global memory and storing them with st.async
+ * (complete_tx on the peer's barrier), one trip of 32 lanes after the other. The stage's
+ * rows are row_bytes wide, pitch bytes apart, so a trip touches 512 / min(row_bytes, 128)
+ * lines or more. Each CTA walks its own region of `src` (wrapping at `span`).
+ * out[blockIdx.x]: cycles per trip. */
+__global__ void ck_stas(const unsigned char *src, unsigned long long span, u32 row_bytes, u32 pitch, u32 stages,
+                        u64 *out)
+{
+    __shared__ __align__(128) unsigned char stage[4096];
+    __shared__ __align__(8) u64 bar;
+    u32 rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    const u32 lane = threadIdx.x & 31, peer = rank ^ 1u;
+    if (threadIdx.x == 0)
+        ck_bar_init(ck_sa(&bar), 1u << 19);
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    u32 rbar, rstage;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(ck_sa(&bar)), "r"(peer));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rstage) : "r"(ck_sa(stage)), "r"(peer));
+    const unsigned long long per_stage = (unsigned long long)(4096 / row_bytes) * pitch;
+    const unsigned long long region = per_stage * stages;
+    const unsigned char *base = src + ((unsigned long long)blockIdx.x * region) % (span - region);
+    u64 t0 = ck_clk();
+    for (u32 j = 0; j < stages; j++) {
+        if (lane == 0)
+            asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(rbar),
+                         "r"(4096u)
+                         : "memory");
+        __syncwarp();
+        for (u32 q = lane; q < 256; q += 32) {
+            const u32 b = q * 16;
+            const uint4 v = *(const uint4 *)(base + j * per_stage + (unsigned long long)(b / row_bytes) * pitch +
+                                             b % row_bytes);
+            asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                         ::"r"(rstage + b), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rbar)
+                         : "memory");
+        }
+        __syncwarp();
+    }
+    u64 t1 = ck_clk();
+    if (lane == 0)
+        out[blockIdx.x] = (t1 - t0) / (stages * 8u);
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 #endif

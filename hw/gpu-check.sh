@@ -5,7 +5,7 @@
 #   bash hw/gpu-check.sh            (results under $OUT, or /tmp/tmahw-out)
 # Then `tmahw run` on every examples/*.yaml (traces under $OUT/pipelines) and a table:
 # example, kernel time, overhead %, bandwidth, correctness, events recorded.
-# Environment: SKIP_VALIDATE, SKIP_PIPELINES, EXAMPLES="a.yaml b.yaml", TRACE_CTAS (8),
+# Environment: SKIP_VALIDATE, SKIP_PIPELINES, SKIP_GEMM (the GEMM examples, hw/gemm-check.sh), EXAMPLES="a.yaml b.yaml", TRACE_CTAS (8),
 # PACK=1 (tar the result folders: the device tool brings back at most 8 files), REPS (31
 # timed launches of each variant, alternating; the table gives the median overhead and
 # the quartiles of the overheads of the alternating pairs).
@@ -93,6 +93,7 @@ if [ -z "${SKIP_PIPELINES:-}" ]; then
     } >"$PIPE/meta.json"
     for f in ${EXAMPLES:-examples/*.yaml}; do
         n=$(basename "$f" .yaml)
+        grep -q 'kind: wgmma' "$f" && continue   # the GEMMs: hw/gemm-check.sh below
         tc=${TRACE_CTAS:-8}
         [ "$n" = full_grid ] && tc=2   # 12 warps x 512 iterations: 2 CTAs are 40k events
         timeout 300 "$T" run "$f" -o "$PIPE/$n.tmt" --trace-ctas "$tc" --reps "${REPS:-31}" --format json \
@@ -145,4 +146,8 @@ if [ ${#ptable[@]} -gt 0 ]; then
     printf '%-24s %13s %9s %15s %22s %-14s %8s\n' example kernel overhead "pairs q1..q3 %" "bandwidth (% of D2D)" \
         correctness events
     printf '%s\n' "${ptable[@]}"
+fi
+if [ -z "${SKIP_GEMM:-}" ]; then
+    echo "== GEMM examples (hw/gemm-check.sh)"
+    OUT="$OUT/gemm" SKIP_VARIANTS=${SKIP_VARIANTS:-1} BUILD="$BUILD" bash hw/gemm-check.sh 2>&1 | sed -n '/== table/,$p'
 fi

@@ -18,6 +18,8 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 #include <nvrtc.h>
+
+#include "gemm_exec.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -783,6 +785,10 @@ int hw_cmd_run(int argc, char **argv)
     if (o.set_text && sweep_apply_text(&d, NULL, o.set_text, &e) != ERR_OK) {
         fprintf(stderr, "tmahw run: --set: %s: %s\n", e.rule, e.detail);
         return EXIT_BAD;
+    }
+    if (d.math == PIPE_MATH_WGMMA) {
+        gemm_run_opts go = {desc_path, out_path, fmt, src_path, reps, trace_ctas};
+        return gemm_cmd_run(&d, &go);
     }
     run_gen_info g;
     if (run_gen_prepare(&d, &g, &e) != ERR_OK) {

@@ -659,7 +659,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         }
 #elif MATH == 2
         {
-            float d[4][4] = {};
+            /* the chains start apart: chains equal in every operand would be one chain to
+             * the compiler, which then issues a quarter of the mma */
+            float d[4][4] = {{0.f, 0.f, 0.f, 0.f}, {1.f, 1.f, 1.f, 1.f}, {2.f, 2.f, 2.f, 2.f}, {3.f, 3.f, 3.f, 3.f}};
             const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
             for (u32 n = 0; n < MATH_N / 4; n++) {
 #pragma unroll

@@ -23,7 +23,38 @@ typedef enum pipe_mode {
     PIPE_MODE_COUNT
 } pipe_mode;
 
-typedef enum pipe_math { PIPE_MATH_NONE = 0, PIPE_MATH_FMA, PIPE_MATH_MMA, PIPE_MATH_COUNT } pipe_math;
+typedef enum pipe_math { PIPE_MATH_NONE = 0, PIPE_MATH_FMA, PIPE_MATH_MMA, PIPE_MATH_WGMMA, PIPE_MATH_COUNT } pipe_math;
+
+/* math kind wgmma: every consumer warpgroup issues wgmma.mma_async m64nNkK over the stage
+ * (A: its 64 rows of tensor 0's box, B: tensor 1's box), commits one group per stage and
+ * waits with wgmma.wait_group(wait) before releasing the stage release_lag stages back. */
+typedef struct desc_wgmma {
+    uint32_t n, k;                 /* instruction shape m64nNkK */
+    int dtype;                     /* wg_dtype (sim/wgmma.h) of A and B */
+    int a_registers;               /* a: registers (RS form); 0: a: smem (SS form) */
+    uint32_t wait;                 /* consumer.wgmma_wait: groups left in flight */
+    /* descriptor templates (start address field 0); derived from the tensor maps by the
+     * descriptor model unless given (to seed a descriptor bug) */
+    int desc_a_given, desc_b_given;
+    uint64_t desc_a, desc_b;
+    uint32_t kstep_a, kstep_b;     /* bytes added to the start address per instruction along K */
+} desc_wgmma;
+
+typedef enum pipe_epilogue { PIPE_EPI_TMA = 0, PIPE_EPI_DIRECT, PIPE_EPI_COUNT } pipe_epilogue;
+
+/* An output problem C[m][n] = A[m][k] B[n][k]^T over output tiles of bm x bn, walked by a
+ * persistent grid (ctas = SMs x ctas_per_sm) in groups of group_m tile rows. */
+typedef struct desc_gemm {
+    int given;
+    uint32_t m, n, k;
+    uint32_t group_m;              /* tile order: group_m M tiles, then the next N tile */
+    pipe_epilogue epilogue;        /* tma: accumulators to shared memory, TMA store of C; direct: st.global */
+    /* derived */
+    uint32_t bm, bn, bk;           /* tile (bk: elements of K per stage) */
+    uint32_t tiles, k_iters;       /* output tiles; stages per tile */
+    uint32_t consumer_groups;      /* consumer warpgroups (consumer_warps / 4) */
+    uint32_t c_stage_bytes;        /* shared memory of the epilogue's staging (all warpgroups) */
+} desc_gemm;
 
 /* The store back to global memory: a plain TMA store (cp.async.bulk.tensor, shared ->
  * global) or a TMA reduction (cp.reduce.async.bulk.tensor.<op>: the L2 combines the tile
@@ -69,6 +100,7 @@ typedef struct pipe_desc {
 
     /* consumer behaviour */
     uint32_t release_lag;              /* release stage i after consuming i + lag */
+    int release_lag_given;             /* (math kind wgmma: the lag defaults to wgmma_wait) */
     int never_release;                 /* bug: consumers never arrive on the empty barrier */
     int wait_parity_offset;            /* bug: consumers wait with parity of phase k + offset */
 
@@ -100,12 +132,15 @@ typedef struct pipe_desc {
      * (empty[s]): nothing holds it back for slow consumers, which then find the full
      * barrier two or more phases ahead of the one they wait for (phase aliasing). */
     int producer_waits_full;
+    desc_wgmma wgmma;                  /* math kind wgmma */
+    desc_gemm gemm;                    /* gemm: the output problem */
 } pipe_desc;
 
 const char *pipe_mode_name(pipe_mode m);
 int pipe_mode_parse(const char *s, pipe_mode *out, err_info *e);
 const char *pipe_math_name(pipe_math m);
-const char *pipe_reduce_name(pipe_reduce r);   /* "none", "add", "min", ... */
+const char *pipe_reduce_name(pipe_reduce r);
+const char *pipe_epilogue_name(pipe_epilogue p);   /* "tma", "direct" */   /* "none", "add", "min", ... */
 int pipe_reduce_parse(const char *s, pipe_reduce *out, err_info *e);
 
 /* Fills the derived fields (tx bytes and footprints through tm_plan_copy, barrier counts

@@ -7,6 +7,7 @@
 #include <yaml.h>
 
 #include "desc.h"
+#include "wgmma.h"
 #include "rfile.h"
 
 /* Where each given field sits, so that errors found after parsing (pipe_desc_derive checks
@@ -272,6 +273,75 @@ static int reads_field(ctx *c, const char *key, yaml_node_t *v, void *user)
     return get_u32(c, v, "consumer.reads.repeat", 1, 1u << 16, &d->reads_repeat);
 }
 
+/* math kind wgmma: shape m64nNkK, dtype, accumulate f32, a smem|registers */
+static int wgmma_field(ctx *c, const char *key, yaml_node_t *v, pipe_desc *d)
+{
+    const char *s = scalar(v);
+    if (!strcmp(key, "amount"))
+        return get_u64(c, v, "consumer.math.amount", 0, 1ull << 40, &d->math_amount);
+    if (!strcmp(key, "shape")) {
+        unsigned m = 0, n = 0, k = 0;
+        char tail = 0;
+        if (!s || sscanf(s, "m%un%uk%u%c", &m, &n, &k, &tail) != 3 || m != 64)
+            return fail(c, v, "consumer.math.shape", "'%s' (allowed m64nNkK, e.g. m64n256k16)", s ? s : "?", NULL);
+        d->wgmma.n = n;
+        d->wgmma.k = k;
+        return ERR_OK;
+    }
+    if (!strcmp(key, "dtype")) {
+        wg_dtype t;
+        err_info pe = {0};
+        if (!s || wg_dtype_parse(s, &t, &pe) != ERR_OK)
+            return fail(c, v, "consumer.math.dtype", "%s", pe.detail[0] ? pe.detail : "expected a dtype", NULL);
+        d->wgmma.dtype = (int)t;
+        return ERR_OK;
+    }
+    if (!strcmp(key, "accumulate")) {
+        if (!s || strcmp(s, "f32"))
+            return fail(c, v, "consumer.math.accumulate", "'%s' (allowed f32)", s ? s : "?", NULL);
+        return ERR_OK;
+    }
+    if (s && !strcmp(s, "smem"))
+        d->wgmma.a_registers = 0;
+    else if (s && !strcmp(s, "registers"))
+        d->wgmma.a_registers = 1;
+    else
+        return fail(c, v, "consumer.math.a", "'%s' (allowed smem, registers)", s ? s : "?", NULL);
+    return ERR_OK;
+}
+
+static int descriptors_field(ctx *c, const char *key, yaml_node_t *v, void *user)
+{
+    pipe_desc *d = user;
+    if (!strcmp(key, "a")) {
+        d->wgmma.desc_a_given = 1;
+        return get_u64(c, v, "consumer.descriptors.a", 0, UINT64_MAX, &d->wgmma.desc_a);
+    }
+    d->wgmma.desc_b_given = 1;
+    return get_u64(c, v, "consumer.descriptors.b", 0, UINT64_MAX, &d->wgmma.desc_b);
+}
+
+static int gemm_field(ctx *c, const char *key, yaml_node_t *v, void *user)
+{
+    pipe_desc *d = user;
+    if (!strcmp(key, "m"))
+        return get_u32(c, v, "gemm.m", 1, 1u << 20, &d->gemm.m);
+    if (!strcmp(key, "n"))
+        return get_u32(c, v, "gemm.n", 1, 1u << 20, &d->gemm.n);
+    if (!strcmp(key, "k"))
+        return get_u32(c, v, "gemm.k", 1, 1u << 20, &d->gemm.k);
+    if (!strcmp(key, "group_m"))
+        return get_u32(c, v, "gemm.group_m", 1, 1u << 16, &d->gemm.group_m);
+    const char *s = scalar(v);
+    if (s && !strcmp(s, "tma"))
+        d->gemm.epilogue = PIPE_EPI_TMA;
+    else if (s && !strcmp(s, "direct"))
+        d->gemm.epilogue = PIPE_EPI_DIRECT;
+    else
+        return fail(c, v, "gemm.epilogue", "'%s' (allowed tma, direct)", s ? s : "?", NULL);
+    return ERR_OK;
+}
+
 static int math_field(ctx *c, const char *key, yaml_node_t *v, void *user)
 {
     pipe_desc *d = user;
@@ -281,20 +351,28 @@ static int math_field(ctx *c, const char *key, yaml_node_t *v, void *user)
             d->math = PIPE_MATH_FMA;
         else if (s && !strcmp(s, "mma"))
             d->math = PIPE_MATH_MMA;
+        else if (s && !strcmp(s, "wgmma"))
+            d->math = PIPE_MATH_WGMMA;
         else if (s && !strcmp(s, "none"))
             d->math = PIPE_MATH_NONE;
         else
-            return fail(c, v, "consumer.math.kind", "'%s' (allowed fma, mma, none)", s ? s : "?", NULL);
+            return fail(c, v, "consumer.math.kind", "'%s' (allowed fma, mma, wgmma, none)", s ? s : "?", NULL);
         return ERR_OK;
     }
-    return get_u64(c, v, "consumer.math.amount", 0, 1ull << 40, &d->math_amount);
+    return wgmma_field(c, key, v, d);
 }
 
 static int consumer_field(ctx *c, const char *key, yaml_node_t *v, void *user)
 {
     pipe_desc *d = user;
-    if (!strcmp(key, "release_lag"))
+    if (!strcmp(key, "release_lag")) {
+        d->release_lag_given = 1;
         return get_u32(c, v, "consumer.release_lag", 0, DESC_MAX_STAGES, &d->release_lag);
+    }
+    if (!strcmp(key, "wgmma_wait"))
+        return get_u32(c, v, "consumer.wgmma_wait", 0, 7, &d->wgmma.wait);
+    if (!strcmp(key, "descriptors"))
+        return each_field(c, v, "consumer.descriptors", "a, b", descriptors_field, d);
     if (!strcmp(key, "release")) {
         int rel;
         int rc = get_bool(c, v, "consumer.release", &rel);
@@ -307,7 +385,7 @@ static int consumer_field(ctx *c, const char *key, yaml_node_t *v, void *user)
         d->reads_enabled = 1;
         return each_field(c, v, "consumer.reads", "tensor, pattern, bytes_per_lane, warps, trans, repeat", reads_field, d);
     }
-    return each_field(c, v, "consumer.math", "kind, amount", math_field, d);
+    return each_field(c, v, "consumer.math", "kind, amount, shape, dtype, accumulate, a", math_field, d);
 }
 
 static int store_field(ctx *c, const char *key, yaml_node_t *v, void *user)
@@ -381,7 +459,11 @@ static int top_field(ctx *c, const char *key, yaml_node_t *v, void *user)
     } else if (!strcmp(key, "barriers")) {
         return each_field(c, v, "barriers", "full_count, empty_count, expect_tx", barriers_field, d);
     } else if (!strcmp(key, "consumer")) {
-        return each_field(c, v, "consumer", "release_lag, release, wait_parity_offset, reads, math", consumer_field, d);
+        return each_field(c, v, "consumer", "release_lag, release, wait_parity_offset, reads, math, wgmma_wait, descriptors",
+                          consumer_field, d);
+    } else if (!strcmp(key, "gemm")) {
+        d->gemm.given = 1;
+        return each_field(c, v, "gemm", "m, n, k, group_m, epilogue", gemm_field, d);
     } else if (!strcmp(key, "producer")) {
         return each_field(c, v, "producer", "waits_on", producer_field, d);
     } else if (!strcmp(key, "cpasync")) {
@@ -493,7 +575,7 @@ int desc_parse_yaml(const char *text, size_t len, const char *filename, pipe_des
     else
         rc = each_field(&c, root, "",
                         "name, mode, grid, cluster, warps, stages, iterations, smem_base, tensors, barriers, producer, consumer, "
-                        "store, cpasync",
+                        "store, cpasync, gemm",
                         top_field, out);
     /* modes without a producer warp: the consumers copy */
     if (!rc && !pipe_desc_has_producer(out) && root) {

@@ -1,5 +1,6 @@
 /* pipe: pipe_run, the simulator's entry point: the state, the CTA launch waves, the
  * event loop, and the result. The other parts are in the pipe_* modules (pipe_sim.h). */
+#include "pipe_gemm.h"
 #include "pipe.h"
 
 #include <stdio.h>
@@ -300,6 +301,17 @@ static void run_figures(sim *s, int64_t end)
     }
 }
 
+/* A GEMM description's protocol findings (pipe_gemm.h) join the run's: the first one
+ * found anywhere is the verdict's. */
+static void gemm_findings(const pipe_desc *d, pipe_result *r)
+{
+    pipe_gemm_finding f[PIPE_GEMM_FINDINGS_MAX];
+    uint32_t n = pipe_gemm_findings(d, f);
+    for (uint32_t i = 0; i < n; i++)
+        if (r->findings++ == 0)
+            err_set(&r->first, ERR_FINDING, f[i].rule, "%s", f[i].detail);
+}
+
 int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e)
 {
     pipe_params defaults;
@@ -339,6 +351,7 @@ int pipe_run(const pipe_desc *d, const pipe_opts *o, pipe_result *r, err_info *e
     if (s.trace_failed)
         rc = err_set(e, ERR_IO, "out_of_memory", "trace of %llu events", (unsigned long long)r->trace_events);
 
+    gemm_findings(d, r);
     pipe_evidence(&s, r);
     pipe_sentence(&s, r);
 out:

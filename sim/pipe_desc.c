@@ -5,11 +5,16 @@
 #include <string.h>
 
 #include "bank.h"
+#include "pipe_gemm.h"
 #include "pipe_plan.h"
 #include "pipe_rules.h"
 
 static const char *const mode_names[PIPE_MODE_COUNT] = {"warp_specialized", "multistage", "cp_async", "st_async"};
-static const char *const math_names[PIPE_MATH_COUNT] = {"none", "fma", "mma"};
+static const char *const math_names[PIPE_MATH_COUNT] = {"none", "fma", "mma", "wgmma"};
+static const char *const epilogue_names[PIPE_EPI_COUNT] = {"tma", "direct"};
+
+const char *pipe_epilogue_name(pipe_epilogue p) { return (unsigned)p < PIPE_EPI_COUNT ? epilogue_names[p] : "unknown"; }
+
 static const char *const reduce_names[PIPE_REDUCE_COUNT] = {"none", "add", "min", "max", "inc",
                                                             "dec", "and", "or", "xor"};
 
@@ -106,6 +111,11 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
     if (!pipe_desc_has_producer(d) && d->stages < 2)
         return err_set(e, ERR_BAD_INPUT, "stages", "%s: field 'stages' = 1 (mode %s needs 2 or more)", f,
                        pipe_mode_name(d->mode));
+    int grc = pipe_gemm_derive_shape(d, e);
+    if (grc != ERR_OK)
+        return grc;
+    if (d->math == PIPE_MATH_WGMMA && !d->release_lag_given)
+        d->release_lag = d->wgmma.wait;
     if (d->iterations < 1 || d->iterations > (1u << 24))
         return err_set(e, ERR_BAD_INPUT, "iterations", "%s: field 'iterations' = %u (allowed 1..16777216)", f,
                        d->iterations);
@@ -157,12 +167,15 @@ int pipe_desc_derive(pipe_desc *d, err_info *e)
         offset += pipe_plan_slot_bytes(plan.footprint_bytes);
         copy += plan.tx_bytes;
     }
-    uint64_t smem = (uint64_t)offset * d->stages;
+    uint64_t smem = (uint64_t)offset * d->stages + d->gemm.c_stage_bytes;
     if (smem > PIPE_SMEM_PER_BLOCK)
         return err_set(e, ERR_BAD_INPUT, "stages",
                        "%s: field 'stages' = %u needs %llu bytes of shared memory (227 KB per block on Hopper)", f,
                        d->stages, (unsigned long long)smem);
     d->copy_bytes = copy;
+    grc = pipe_gemm_derive_descriptors(d, e);
+    if (grc != ERR_OK)
+        return grc;
     if (d->full_count == 0)
         d->full_count = pipe_desc_full_count(d);
     if (d->empty_count == 0)

@@ -13,7 +13,7 @@ uint32_t pipe_rules_stage_smem(const pipe_desc *d)
     uint32_t stage = pipe_plan_stage_stride(d);
     /* stage 0 sits at smem_base % 1024 inside a 1024-aligned block, after up to 1023 bytes
      * of alignment slack of the dynamic shared window */
-    return stage * d->stages + 1024u + d->smem_base % 1024u;
+    return stage * d->stages + d->gemm.c_stage_bytes + 1024u + d->smem_base % 1024u;
 }
 
 uint32_t pipe_rules_cta_smem_budget(const pipe_desc *d)
@@ -41,7 +41,9 @@ static int check_residency(const pipe_desc *d, err_info *e)
         return err_set(e, ERR_BAD_INPUT, "ctas_per_sm_threads",
                        "%s: field 'grid.ctas_per_sm' = %u: %u CTAs of %u warps are %u threads (an SM holds %u)", f,
                        d->ctas_per_sm, d->ctas_per_sm, warps, d->ctas_per_sm * warps * 32u, PIPE_THREADS_PER_SM);
-    uint64_t need = (uint64_t)pipe_rules_stage_smem(d) + (uint64_t)warps * PIPE_RING_MIN_EVENTS * 16u;
+    /* the GEMM kernel records into global memory: no ring */
+    uint64_t ring = d->math == PIPE_MATH_WGMMA ? 0 : (uint64_t)warps * PIPE_RING_MIN_EVENTS * 16u;
+    uint64_t need = (uint64_t)pipe_rules_stage_smem(d) + ring;
     uint32_t budget = pipe_rules_cta_smem_budget(d);
     if (need > budget)
         return err_set(e, ERR_BAD_INPUT, "shared_memory_per_cta",
@@ -252,6 +254,10 @@ int pipe_rules_check(const pipe_desc *d, err_info *e)
                        "(cp.async/st.async copy every byte of the stage in 16-byte chunks)", FILE_OF(d), chunks,
                        d->copy_bytes);
     int rc = check_residency(d, e);
+    if (!rc && d->math == PIPE_MATH_WGMMA && (d->reads_enabled || d->store_bytes))
+        rc = err_set(e, ERR_BAD_INPUT, "gemm_reads_store",
+                     "%s: field 'consumer.reads' / 'store': math kind wgmma reads the stage with its descriptors and "
+                     "stores C in its epilogue (gemm.epilogue)", FILE_OF(d));
     if (!rc)
         rc = check_reads(d, e);
     if (!rc)

@@ -98,7 +98,7 @@ void tdiff_match_free(tdiff_match *m)
 int tdiff_kind_is_span(trace_kind k)
 {
     return k == TRACE_TMA_FLIGHT || k == TRACE_WAIT || k == TRACE_SMEM_READ || k == TRACE_MATH ||
-           k == TRACE_TMA_STORE;
+           k == TRACE_TMA_STORE || k == TRACE_WGMMA || k == TRACE_WGMMA_WAIT;
 }
 
 int64_t tdiff_trace_start(const trace *t)

@@ -25,6 +25,7 @@ static const char *const kind_names[TRACE_KIND_COUNT] = {
     [TRACE_WAIT] = "wait",                   [TRACE_SMEM_READ] = "smem_read",
     [TRACE_MATH] = "math",                   [TRACE_RELEASE] = "release",
     [TRACE_CPASYNC_ISSUE] = "cpasync_issue", [TRACE_TMA_STORE] = "tma_store",
+    [TRACE_WGMMA] = "wgmma",                 [TRACE_WGMMA_WAIT] = "wgmma_wait",
 };
 static const char *const role_names[TRACE_ROLE_COUNT] = {
     [TRACE_ROLE_PRODUCER] = "producer", [TRACE_ROLE_CONSUMER] = "consumer",

@@ -40,6 +40,9 @@ typedef enum trace_kind {
     TRACE_RELEASE,             /* instant: a consumer released a stage (empty arrive) */
     TRACE_CPASYNC_ISSUE,       /* instant: cp.async group committed */
     TRACE_TMA_STORE,           /* span: TMA store / reduction back to global */
+    TRACE_WGMMA,               /* span: one wgmma group in flight, from its issue to the wait_group that
+                                * retired it (stage: the stage it reads; bytes: shared bytes it reads) */
+    TRACE_WGMMA_WAIT,          /* span: wgmma.wait_group (phase: its N) */
     TRACE_KIND_COUNT
 } trace_kind;
 

@@ -29,7 +29,7 @@ static void put_json_string(FILE *fp, const char *s)
 static int is_span(uint8_t kind)
 {
     return kind == TRACE_TMA_FLIGHT || kind == TRACE_WAIT || kind == TRACE_SMEM_READ || kind == TRACE_MATH ||
-           kind == TRACE_TMA_STORE;
+           kind == TRACE_TMA_STORE || kind == TRACE_WGMMA || kind == TRACE_WGMMA_WAIT;
 }
 
 typedef struct wait_ref {

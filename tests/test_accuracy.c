@@ -41,10 +41,12 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         double max = field(r.out, g, "max_abs_err_pct"), agree = field(r.out, g, "verdict_agree_pct");
         cr_log_info("%s test half: n %.0f, median |error| %.1f%%, max %.1f%%, verdicts %.0f%%", g ? "H200" : "H100", n, med,
                     max, agree);
-        cr_expect_geq(n, 100, "usable recordings in the test half");
-        cr_expect_leq(med, 11.7, "median |error| of the test half");
+        /* the H100's mma recordings are superseded (traces/h100/corpus/superseded.txt: the
+         * generated block issued fewer mma than stated) until an H100 records them again */
+        cr_expect_geq(n, g ? 110 : 60, "usable recordings in the test half");
+        cr_expect_leq(med, g ? 10.8 : 10.6, "median |error| of the test half");
         cr_expect_leq(max, 60.0, "largest |error| of the test half");
-        cr_expect_geq(agree, 75.0, "verdict agreement with the recorded evidence");
+        cr_expect_geq(agree, g ? 75.0 : 69.0, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -56,7 +58,7 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
                                "traces/h100/corpus-seed2 traces/h200/corpus-seed2 --split all --format json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
-        cr_expect_eq(field(r.out, g, "n"), 120, "every held-out run usable");
+        cr_expect_eq(field(r.out, g, "n"), g ? 120 : 68, "every held-out run usable (H100: mma ones superseded)");
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 11.6);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), 89.0);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), 72.0);
@@ -73,7 +75,8 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
      * kernels had, runs 17% slower on the H200 (nine of its 66 clusters end ~15% after the
      * rest) and the model misses it by 13-14%; the cp.async copy step measured on the
      * corpus's fit half moved cpasync_multistage from +2.7% to +6.3% (the median from 5.7% to
-     * 6.0%), the unrolled FFMA block's rates brought it to 5.3%: the bounds say so rather
+     * 6.0%), the unrolled FFMA block's rates brought it to 5.3%; full_grid, recorded again
+     * with the fixed mma block (9% slower), is the worst at 14.4%: the bounds say so rather
      * than hide it */
     cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 6.0);
     cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 15.0);

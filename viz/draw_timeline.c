@@ -22,6 +22,8 @@ draw_rgb draw_kind_rgb(trace_kind k)
     switch (k) {
     case TRACE_TMA_FLIGHT: return (draw_rgb){0.26, 0.52, 0.90};
     case TRACE_TMA_STORE: return (draw_rgb){0.58, 0.40, 0.85};
+    case TRACE_WGMMA: return (draw_rgb){0.95, 0.55, 0.10};
+    case TRACE_WGMMA_WAIT: return (draw_rgb){0.75, 0.60, 0.40};
     case TRACE_WAIT: return DRAW_STALL_RGB;
     case TRACE_SMEM_READ: return (draw_rgb){0.16, 0.68, 0.55};
     case TRACE_MATH: return (draw_rgb){0.93, 0.72, 0.20};
@@ -197,6 +199,27 @@ static void draw_pills(pane_ctx *c, double x0_min)
     c->npills = 0;
 }
 
+/* One wgmma group in flight: groups issued one after another overlap (the next is issued
+ * before wait_group retires the last), so they alternate between two rows of the copy
+ * track, coloured by the stage they read and labelled with it where there is room. */
+static void draw_wgmma_group(pane_ctx *c, const view_block *bl, double x0, double x1, int y)
+{
+    static const draw_rgb stage_rgb[6] = {{0.95, 0.55, 0.10}, {0.20, 0.60, 0.85}, {0.55, 0.75, 0.25},
+                                          {0.80, 0.35, 0.65}, {0.95, 0.80, 0.20}, {0.45, 0.45, 0.80}};
+    const trace_event *ev = &c->s->tr[c->p]->events[bl->event];
+    draw_rgb col = stage_rgb[ev->stage % 6];
+    int top = y + (ev->iteration & 1 ? 3 : 0), h = 3;
+    cairo_set_source_rgb(c->cr, col.r, col.g, col.b);
+    cairo_rectangle(c->cr, floor(x0), top, fmax(1, ceil(x1) - floor(x0) - 1), h);
+    cairo_fill(c->cr);
+    if (x1 - x0 >= 18) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "s%u", ev->stage);
+        cairo_set_source_rgb(c->cr, 0.1, 0.1, 0.1);
+        text(c->cr, x0 + 1, top + h, 5, buf);
+    }
+}
+
 static void draw_lane_track(pane_ctx *c, size_t lane, view_track tr, int y)
 {
     const view_session *s = c->s;
@@ -218,6 +241,10 @@ static void draw_lane_track(pane_ctx *c, size_t lane, view_track tr, int y)
             continue;
         }
         int top = tr == VIEW_TRACK_COPY ? y + 1 : y + 6, h = tr == VIEW_TRACK_COPY ? 5 : 9;
+        if (bl->count == 1 && bl->kind == TRACE_WGMMA) {
+            draw_wgmma_group(c, bl, x0, x1, y);
+            continue;
+        }
         if (bl->count > 1) {
             /* merged: the work track shows how much of it was stalled */
             unsigned level = (unsigned)lround(bl->stall_frac * 3);

@@ -24,8 +24,10 @@ view_track view_track_of(trace_kind k)
 {
     switch (k) {
     case TRACE_TMA_FLIGHT:
-    case TRACE_TMA_STORE: return VIEW_TRACK_COPY;
+    case TRACE_TMA_STORE:
+    case TRACE_WGMMA: return VIEW_TRACK_COPY;
     case TRACE_WAIT:
+    case TRACE_WGMMA_WAIT:
     case TRACE_SMEM_READ:
     case TRACE_MATH: return VIEW_TRACK_WORK;
     default: return VIEW_TRACK_MARK;

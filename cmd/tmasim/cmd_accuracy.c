@@ -37,6 +37,8 @@ static void usage(FILE *to)
             "descriptions, median / p90 / largest |kernel-time error|, how many within 5%% and 15%%, and how\n"
             "often the simulator's bottleneck verdict equals the one the recording's evidence gives\n"
             "(DRAM and L2 bytes, shared-memory wavefronts per cycle, math pipe load, consumers' waits).\n"
+            "Descriptions named in DIR/superseded.txt (recordings of a kernel that did not do the stated\n"
+            "work) count as not usable.\n"
             "  --split S        test (default: the half calibration never looks at), fit, or all\n"
             "  --gpu SET        parameter set for every DIR (default: from meta.json's GPU name: %s)\n"
             "  --params FILE    'name = value' lines over the set\n"
@@ -182,10 +184,34 @@ static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, c
     verdict_hw_evidence(d, p, hw_ns, &c, wait, busy, ev);
 }
 
-/* One description of DIR: 1 a row, 0 not usable (hang, mismatch, no time), 2 bad input. */
+/* Whether DIR/superseded.txt names the description: a recording whose kernel did not do
+ * the work its description states (a fault of the generated code found after it was
+ * made), kept for the record and not compared. One name per line, first word; '#' and
+ * blank lines are comments. */
+static int superseded(const char *dir, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/superseded.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[512];
+    size_t len = strlen(name);
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = !strncmp(line, name, len) && (line[len] == ' ' || line[len] == '\t' || line[len] == '\n' ||
+                                               line[len] == '\0');
+    fclose(f);
+    return found;
+}
+
+/* One description of DIR: 1 a row, 0 not usable (hang, mismatch, no time, superseded),
+ * 2 bad input. */
 static int one(const char *dir, const char *name, const pipe_params *p, int write_shares, row *r, err_info *e)
 {
     char path[4200];
+    if (superseded(dir, name))
+        return 0;
     snprintf(path, sizeof path, "%s/%s.json", dir, name);
     json_t *rep = json_load_file(path, 0, NULL);
     if (!rep)

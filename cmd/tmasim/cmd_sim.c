@@ -196,6 +196,12 @@ int cmd_sim(int argc, char **argv)
     pipe_desc d;
     if (desc_load(path, &d, &e))
         return cli_report("sim", &e);
+    if (d.math == PIPE_MATH_WGMMA) {
+        fprintf(stderr, "tmasim sim: %s: field 'consumer.math.kind' = wgmma: the simulator does not time wgmma "
+                        "pipelines yet (tmasim check checks their protocol and descriptors; tmahw run times them)\n",
+                path);
+        return EXIT_BAD_INPUT;
+    }
 
     if (sweep) {
         char key[64];
