@@ -201,8 +201,10 @@ FUZZ_JOBS    ?= 1
 # FUZZ_STATIC=1: the harnesses link cairo, fontconfig, libyaml, jansson (and what they
 # need) and the C++ runtime statically, to run where only glibc is installed (`ldd` lists
 # libc, libm and the loader); give it its own BUILD directory, the objects are the same.
+# The harnesses' PNG encoder (tests/fuzz/util.c) is linked first and kept over cairo's,
+# which comes in with the rest of its file.
 ifeq ($(FUZZ_STATIC),1)
-FUZZ_LINK    = -static-libstdc++ -static-libgcc -Wl,-Bstatic \
+FUZZ_LINK    = -Wl,--allow-multiple-definition -static-libstdc++ -static-libgcc -Wl,-Bstatic \
                $(filter-out -pthread -lm -lpthread,$(shell pkg-config --static --libs $(FUZZ_PKGS))) \
                -Wl,-Bdynamic -lm -lpthread -ldl
 else
