@@ -217,6 +217,18 @@ FUZZ_LIBS    = $(CLI_LIB_SRC:%.c=$(BUILD)/$(1)/obj/%.o) $(BUILD)/$(1)/obj/fuzz/u
 FUZZ_PKGS    := cairo fontconfig yaml-0.1 jansson
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS    ?= 1
+# FUZZ_STATIC=1: the harnesses link cairo, fontconfig, libyaml, jansson (and what they
+# need) and the C++ runtime statically, to run where only glibc is installed (`ldd` lists
+# libc, libm and the loader); give it its own BUILD directory, the objects are the same.
+# The harnesses' PNG encoder (tests/fuzz/util.c) is linked first and kept over cairo's,
+# which comes in with the rest of its file.
+ifeq ($(FUZZ_STATIC),1)
+FUZZ_LINK    = -Wl,--allow-multiple-definition -static-libstdc++ -static-libgcc -Wl,-Bstatic \
+               $(filter-out -pthread -lm -lpthread,$(shell pkg-config --static --libs $(FUZZ_PKGS))) \
+               -Wl,-Bdynamic -lm -lpthread -ldl
+else
+FUZZ_LINK    = $(call PKG_LIBS,$(FUZZ_PKGS)) -lm
+endif
 .SECONDARY: $(patsubst %,$(BUILD)/san/obj/fuzz/%.o,$(FUZZ_NAMES) util replay_main) $(patsubst %,$(BUILD)/fuzz/obj/fuzz/%.o,$(FUZZ_NAMES) util)
 
 $(BUILD)/san/fuzz/%: $(BUILD)/san/obj/fuzz/%.o $(BUILD)/san/obj/fuzz/replay_main.o $(call FUZZ_LIBS,san)
@@ -224,7 +236,7 @@ $(BUILD)/san/fuzz/%: $(BUILD)/san/obj/fuzz/%.o $(BUILD)/san/obj/fuzz/replay_main
 	$(CC_san) $(LDFLAGS_san) $^ -o $@ $(call PKG_LIBS,$(FUZZ_PKGS)) -lm
 $(BUILD)/fuzz/fuzz/%: $(BUILD)/fuzz/obj/fuzz/%.o $(call FUZZ_LIBS,fuzz)
 	@mkdir -p $(dir $@)
-	$(CC_fuzz) $(LDFLAGS_fuzz) $^ -o $@ $(call PKG_LIBS,$(FUZZ_PKGS)) -lm
+	$(CC_fuzz) $(LDFLAGS_fuzz) $^ -o $@ $(FUZZ_LINK)
 
 fuzz-replay: $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) scripts/fuzz.sh replay $(FUZZ_NAMES)

@@ -11,8 +11,15 @@
 #                                    fewer, the harnesses run N at a time. Each process adds a
 #                                    line to build/fuzz/runs.log; the run ends with the
 #                                    executions of this run and of every run logged.
+#                                    A name may be given more than once: with FUZZ_JOBS at
+#                                    least the number of names, process i runs name i, so
+#                                    "fuzz_a fuzz_a fuzz_b" gives fuzz_a two processes of three.
+#                                    FUZZ_WHERE names the machine in the log (default
+#                                    HOSTNAME-Ncpu).
 #   scripts/fuzz.sh summary [NAME...]
 #                                    executions per harness summed over build/fuzz/runs.log
+#   scripts/fuzz.sh table [NAME...]  the same per harness and campaign (machine, processes at
+#                                    once, harnesses' commit) as Markdown table rows
 # The binaries need no clang where they run (the sanitizer and libFuzzer runtimes are
 # linked in): a build/fuzz/fuzz directory carried to another x86_64 Linux machine runs
 # there from the repository's root with the shared libraries `ldd` lists.
@@ -23,6 +30,8 @@ mode=${1:-}
 failed=0
 
 runs_log=$BUILD/fuzz/runs.log
+# the machine, as the run log names it (no spaces)
+where=$(printf '%s' "${FUZZ_WHERE:-$(hostname 2>/dev/null || echo unknown)-$(nproc 2>/dev/null || echo 0)cpu}" | tr -c 'A-Za-z0-9._/+-' _)
 
 # The commit the harnesses were built from (written by `make fuzz-build`).
 built_from() {
@@ -39,19 +48,48 @@ outcome() {   # log rc
     fi
 }
 
-# Sums runs.log lines (date commit harness seconds executions outcome) per harness.
+# Sums runs.log lines (date commit harness seconds executions outcome [machine processes])
+# per harness. "killed": a process stopped from outside before its time (no failure; its
+# executions from its log's last status line), not counted as failed.
 summarise() {   # names (all when empty)
     [ -f "$runs_log" ] || { echo "no runs logged in $runs_log"; return; }
     awk -v names="$*" '
         BEGIN { n = split(names, want, " "); for (i = 1; i <= n; i++) keep[want[i]] = 1 }
         n && !($3 in keep) { next }
-        { ex[$3] += $5; sec[$3] += $4; runs[$3]++; if ($6 != "ok") bad[$3]++;
+        { ex[$3] += $5; sec[$3] += $4; runs[$3]++; if ($6 != "ok" && $6 != "killed") bad[$3]++;
           if (!($3 in first)) { first[$3] = $1; order[++k] = $3 } last[$3] = $1 }
         END {
             printf "%-20s %14s %9s %5s %7s  %s\n", "harness", "executions", "seconds", "runs", "failed", "first .. last run (UTC)"
             for (i = 1; i <= k; i++) { h = order[i]
                 printf "%-20s %14d %9d %5d %7d  %s .. %s%s\n", h, ex[h], sec[h], runs[h], bad[h], first[h], last[h],
                        (ex[h] >= 1e7 ? "" : "  (< 10^7)") }
+        }' "$runs_log"
+}
+
+# runs.log per harness and campaign (columns 7 and 8: machine, processes at once; lines
+# without them are counted under "-"), as Markdown rows: harness, executions, machine,
+# processes at once, runs, process-seconds, first .. last end (UTC), commits, outcomes.
+table() {   # names (all when empty)
+    [ -f "$runs_log" ] || { echo "no runs logged in $runs_log"; return; }
+    awk -v names="$*" '
+        BEGIN { n = split(names, want, " "); for (i = 1; i <= n; i++) keep[want[i]] = 1 }
+        n && !($3 in keep) { next }
+        { w = NF >= 7 ? $7 : "-"; j = NF >= 8 ? $8 : "-"; key = $3 SUBSEP w SUBSEP j
+          if (!(key in ex)) { order[++k] = key; first[key] = $1; h[key] = $3; wh[key] = w; jb[key] = j }
+          ex[key] += $5; sec[key] += $4; runs[key]++; last[key] = $1; total[$3] += $5
+          if (index(" " com[key] " ", " " $2 " ") == 0) com[key] = com[key] (com[key] == "" ? "" : " ") $2
+          oc[key, $6]++; if (index(" " ocs[key] " ", " " $6 " ") == 0) ocs[key] = ocs[key] (ocs[key] == "" ? "" : " ") $6 }
+        END {
+            print "| harness | executions | machine | processes at once | runs | process-seconds | first .. last end (UTC) | harnesses built from | outcome |"
+            print "|---|---:|---|---:|---:|---:|---|---|---|"
+            # grouped by harness, in the order each first appears
+            for (i = 1; i <= k; i++) { if (h[order[i]] in done) continue; hn = h[order[i]]; done[hn] = 1
+                for (m = i; m <= k; m++) { key = order[m]; if (h[key] != hn) continue
+                    o = ""; c = split(ocs[key], oo, " ")
+                    for (q = 1; q <= c; q++) o = o (q > 1 ? ", " : "") oc[key, oo[q]] " " oo[q]
+                    printf "| `%s` | %d | %s | %s | %d | %d | %s .. %s | %s | %s |\n", hn, ex[key], wh[key], jb[key],
+                           runs[key], sec[key], first[key], last[key], com[key], o }
+                printf "| `%s` total | **%d** | | | | | | | %s |\n", hn, total[hn], (total[hn] >= 1e7 ? "past 10^7" : "below 10^7") }
         }' "$runs_log"
 }
 
@@ -82,8 +120,8 @@ run_one() {   # name index
     runs=$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")
     rate=$(awk '/^stat::average_exec_per_sec/ { print $2 }' "$log")
     result=$(outcome "$log" $rc)
-    printf '%s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$from" "$name" "$secs" "${runs:-0}" \
-        "$result" >>"$runs_log"
+    printf '%s %s %s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$from" "$name" "$secs" "${runs:-0}" \
+        "$result" "$where" "${FUZZ_JOBS:-1}" >>"$runs_log"
     printf '%-20s #%-3s %-8s executions=%s exec/s=%s (log %s)\n' "$name" "$2" "$result" "${runs:-?}" "${rate:-?}" "$log"
     [ "$result" = ok ]
 }
@@ -145,8 +183,11 @@ run)
 summary)
     summarise "$@"
     ;;
+table)
+    table "$@"
+    ;;
 *)
-    echo "fuzz.sh: mode '$mode' is not one of: replay run summary" >&2
+    echo "fuzz.sh: mode '$mode' is not one of: replay run summary table" >&2
     exit 2
     ;;
 esac

@@ -149,10 +149,15 @@ int sweep_spec_same(const sweep_spec *a, const sweep_spec *b);
 int sweep_write_csv(FILE *f, const sweep_spec *s, const sweep_row *rows, uint64_t n, uint32_t shard_k,
                     uint32_t shard_n);
 int sweep_write_json(FILE *f, const sweep_spec *s, const sweep_row *rows, uint64_t n);
-/* Reads a file sweep_write_csv wrote (rows may be NULL to read only the header).
- * ERR_BAD_INPUT naming the line that is not what the writer writes. */
+/* Reads a file sweep_write_csv wrote (rows may be NULL to read only the header), of at most
+ * SWEEP_MAX_FILE_BYTES, with a row per point at most. ERR_BAD_INPUT naming the line that is
+ * not what the writer writes. */
+#define SWEEP_MAX_FILE_BYTES (1ull << 30)
 int sweep_read_csv(const char *path, sweep_spec *s, sweep_row **rows, uint64_t *n, uint32_t *shard_k,
                    uint32_t *shard_n, err_info *e);
+/* The same on len bytes in memory, named name in messages. */
+int sweep_read_csv_mem(const char *data, size_t len, const char *name, sweep_spec *s, sweep_row **rows, uint64_t *n,
+                       uint32_t *shard_k, uint32_t *shard_n, err_info *e);
 
 /* ---- Slurm --------------------------------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "afile.h"
+#include "rfile.h"
 #include "sweep.h"
 
 #define FORMAT_LINE "# tmasim sweep results, format 1"
@@ -302,31 +303,10 @@ static int read_row(char **f, int nf, const sweep_spec *s, int shard, sweep_row 
     return 0;
 }
 
-int sweep_read_csv(const char *path, sweep_spec *s, sweep_row **rows, uint64_t *n, uint32_t *shard_k,
-                   uint32_t *shard_n, err_info *e)
+/* Parses text (NUL-terminated at len; rewritten in place, then freed) named path. */
+static int read_csv_text(char *text, const char *path, sweep_spec *s, sweep_row **rows, uint64_t *n,
+                         uint32_t *shard_k, uint32_t *shard_n, err_info *e)
 {
-    memset(s, 0, sizeof *s);
-    if (rows)
-        *rows = NULL;
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return err_set(e, ERR_BAD_INPUT, "sweep_results", "%s: %s", path, strerror(errno));
-    char *text = NULL;
-    size_t cap = 0, len = 0, got;
-    do {
-        if (len + 65536 + 1 > cap) {
-            char *t = realloc(text, cap = 2 * cap + 65536 + 1);
-            if (!t) {
-                free(text), fclose(f);
-                return err_set(e, ERR_IO, "out_of_memory", "%s", path);
-            }
-            text = t;
-        }
-        len += got = fread(text + len, 1, 65536, f);
-    } while (got);
-    fclose(f);
-    text[len] = 0;
     char *p = text;
     int rc = read_header(&p, path, s, shard_k, shard_n, e);
     unsigned line = *shard_n ? 8 : 7;
@@ -337,6 +317,12 @@ int sweep_read_csv(const char *path, sweep_spec *s, sweep_row **rows, uint64_t *
     uint64_t cap_rows = 0;
     while (!rc && *p && rows) {
         line++;
+        /* a point has one row at most: the rows are bounded by the grid (SWEEP_MAX_POINTS)
+         * before they are allocated, whatever the file's length */
+        if (*n >= s->grid.npoints) {
+            rc = bad(e, path, line, "more rows than the grid has points");
+            break;
+        }
         if (*n == cap_rows) {
             sweep_row *r = realloc(*rows, (cap_rows = 2 * cap_rows + 64) * sizeof *r);
             if (!r) {
@@ -363,6 +349,44 @@ int sweep_read_csv(const char *path, sweep_spec *s, sweep_row **rows, uint64_t *
         sweep_spec_free(s);
     }
     return rc;
+}
+
+static void read_init(sweep_spec *s, sweep_row **rows, uint64_t *n, uint32_t *shard_k, uint32_t *shard_n)
+{
+    memset(s, 0, sizeof *s);
+    if (rows)
+        *rows = NULL;
+    *n = 0;
+    *shard_k = *shard_n = 0;
+}
+
+int sweep_read_csv(const char *path, sweep_spec *s, sweep_row **rows, uint64_t *n, uint32_t *shard_k,
+                   uint32_t *shard_n, err_info *e)
+{
+    read_init(s, rows, n, shard_k, shard_n);
+    size_t len = 0;
+    int err = 0;
+    char *text = rfile_load(path, SWEEP_MAX_FILE_BYTES, &len, &err);
+    if (!text)
+        return err_set(e, err == ENOMEM ? ERR_IO : ERR_BAD_INPUT, "sweep_results", "%s: %s%s", path, strerror(err),
+                       err == EFBIG ? " (a result file holds at most 1 GiB)" : "");
+    return read_csv_text(text, path, s, rows, n, shard_k, shard_n, e);
+}
+
+int sweep_read_csv_mem(const char *data, size_t len, const char *name, sweep_spec *s, sweep_row **rows, uint64_t *n,
+                       uint32_t *shard_k, uint32_t *shard_n, err_info *e)
+{
+    read_init(s, rows, n, shard_k, shard_n);
+    if (len > SWEEP_MAX_FILE_BYTES)
+        return err_set(e, ERR_BAD_INPUT, "sweep_results", "%s: %s (a result file holds at most 1 GiB)", name,
+                       strerror(EFBIG));
+    char *text = malloc(len + 1);
+    if (!text)
+        return err_set(e, ERR_IO, "out_of_memory", "%s", name);
+    if (len)
+        memcpy(text, data, len);
+    text[len] = 0;
+    return read_csv_text(text, name, s, rows, n, shard_k, shard_n, e);
 }
 
 /* ---- Slurm ----------------------------------------------------------------------------------- */

@@ -230,6 +230,48 @@ Test(sweep, result_file_reads_back_row_for_row)
     sweep_spec_free(&s);
 }
 
+Test(sweep, result_text_reads_back_and_rows_are_bounded_by_the_grid)
+{
+    pipe_desc base;
+    load_ws4(&base);
+    sweep_spec s = {.desc = strdup(WS4), .gpu = strdup("h100")};
+    err_info e = {0};
+    cr_assert_eq(sweep_grid_parse("stages=2,3", &s.grid, &e), ERR_OK);
+    sweep_row *rows = run_grid(&base, &s.grid, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_eq(sweep_write_csv(f, &s, rows, s.grid.npoints, 0, 0), ERR_OK);
+    fclose(f);
+    sweep_spec r;
+    sweep_row *back = NULL;
+    uint64_t n;
+    uint32_t k, ns;
+    cr_assert_eq(sweep_read_csv_mem(text, len, "mem.csv", &r, &back, &n, &k, &ns, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(n, 2);
+    cr_assert(sweep_spec_same(&s, &r));
+    cr_assert_eq(back[1].kernel_ns, rows[1].kernel_ns);
+    sweep_rows_free(back, n);
+    sweep_spec_free(&r);
+    /* the last row once more: a third row for two points (line 10, after the format line,
+     * five header lines, the column line and two rows) is refused there */
+    const char *last = text + len - 1;
+    while (last > text && last[-1] != '\n')
+        last--;
+    size_t row = (size_t)(text + len - last);
+    char *more = malloc(len + row);
+    memcpy(more, text, len);
+    memcpy(more + len, last, row);
+    cr_assert_eq(sweep_read_csv_mem(more, len + row, "mem.csv", &r, &back, &n, &k, &ns, &e), ERR_BAD_INPUT);
+    cr_assert(strstr(e.detail, "mem.csv:10: more rows than the grid has points"), "%s", e.detail);
+    cr_assert_null(back);
+    cr_assert_eq(n, 0);
+    free(more);
+    free(text);
+    sweep_rows_free(rows, s.grid.npoints);
+    sweep_spec_free(&s);
+}
+
 Test(sweep, cli_checks_flags_before_any_work)
 {
     const char *bad[][2] = {

@@ -5,7 +5,8 @@
  * Loaders with a from-memory entry point (trace_read_mem, trace_chrome_read_mem: the
  * same code their path versions run) get the input as it is; loaders that take only a
  * path get it written into a private temporary directory (made once per process,
- * removed at exit). Names are long on purpose: error messages name the file, and a
+ * removed at exit; one that a killed or crashed process left is removed by the next
+ * harness that starts). Harnesses write nowhere else. Names are long on purpose: error messages name the file, and a
  * long name is what cuts a message short. */
 #ifndef TMASCOPE_FUZZ_H
 #define TMASCOPE_FUZZ_H
@@ -37,9 +38,13 @@ size_t fuzz_split(const uint8_t *data, size_t size, const char *sep, const uint8
 /* Where the second of two native traces given back to back starts: the first
  * "TMATRACE" after offset 0 (size when there is none). */
 size_t fuzz_second_trace(const uint8_t *data, size_t size);
-/* Turns lines of data into an argv (argv[0] = cmd) dropping every flag in drop (and the
- * value after it); at most max entries. Strings are owned by *store (caller frees). */
-int fuzz_argv(const uint8_t *data, size_t size, const char *cmd, const char *const *drop, char **argv, int max,
-              char **store);
+/* Turns lines of data into an argv (argv[0] = cmd), at most max entries. Every flag of
+ * drop is left out with its value ("--flag VALUE" and "--flag=VALUE"); the value of every
+ * flag of redirect (output files) becomes a path in the private directory ending in the
+ * value's last four characters, so the command writes there and nowhere else, and its
+ * check of the extension sees what the input gave. Strings are owned by *store (caller
+ * frees). */
+int fuzz_argv(const uint8_t *data, size_t size, const char *cmd, const char *const *drop,
+              const char *const *redirect, char **argv, int max, char **store);
 
 #endif

@@ -1,6 +1,7 @@
 /* A sweep result file as `tmasim sweep --merge` and `tmahw sweep` read it (CSV: the sweep's
- * spec in '# ' lines, the grid among them, then one row per point). A file that loads must
- * write and read back to the same spec and rows. */
+ * spec in '# ' lines, the grid among them, then one row per point), through the path
+ * reader's own parser on the input in memory. A file that loads must write and read back
+ * to the same spec and rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,28 +22,25 @@ static int same_rows(const sweep_row *a, const sweep_row *b, uint64_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = fuzz_write(fuzz_long_name(".csv", size), data, size);
-    if (!path)
-        return 0;
     sweep_spec s;
     sweep_row *rows = NULL;
     uint64_t n = 0;
     uint32_t k, ns;
     err_info e = {0};
-    if (sweep_read_csv(path, &s, &rows, &n, &k, &ns, &e) != ERR_OK)
+    if (sweep_read_csv_mem((const char *)data, size, fuzz_long_name(".csv", size), &s, &rows, &n, &k, &ns, &e) != ERR_OK)
         return 0;
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
+    if (!f) abort();
     sweep_write_csv(f, &s, rows, n, k, ns);
-    fclose(f);
-    const char *again = fuzz_write("again.csv", text, len);
+    if (fclose(f) != 0) abort();
     sweep_spec s2;
     sweep_row *rows2 = NULL;
     uint64_t n2 = 0;
     uint32_t k2, ns2;
-    if (!again || sweep_read_csv(again, &s2, &rows2, &n2, &k2, &ns2, &e) != ERR_OK || n2 != n || k2 != k || ns2 != ns ||
-        !sweep_spec_same(&s, &s2) || !same_rows(rows, rows2, n)) {
+    if (sweep_read_csv_mem(text, len, "again.csv", &s2, &rows2, &n2, &k2, &ns2, &e) != ERR_OK || n2 != n || k2 != k ||
+        ns2 != ns || !sweep_spec_same(&s, &s2) || !same_rows(rows, rows2, n)) {
         fprintf(stderr, "fuzz_sweep: the file written back does not read back the same: %s\n", e.detail);
         abort();
     }
