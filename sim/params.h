@@ -31,6 +31,7 @@ typedef struct pipe_params {
     double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
     double ldgsts_step_ns;         /* warp time of an mbarrier copy step besides its cp.async trips */
     double ldgsts_group_step_ns;   /* the same for a commit-group copy step */
+    double tile_address_ns;        /* a copy loop's step: per tensor, the tile's global address */
     double smem_cycles_per_wavefront; /* shared-memory port cycles per wavefront */
     double lsu_issue_cycles;       /* warp cycles per shared-memory instruction issue */
     double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */
@@ -54,8 +55,10 @@ typedef struct pipe_params {
     double clusters4_at1, clusters4_at8, clusters8_at1, clusters8_at8, clusters16_at1, clusters16_at8;
     /* issue slots a warp takes from its sub-partition (one instruction per cycle shared by
      * every warp on it): per shared-memory read instruction with its checksum fold, per
-     * consume step outside reads and math, per cp.async of the copy loop */
-    double read_issue_cycles, step_issue_cycles, ldgsts_slot_cycles, produce_issue_cycles;
+     * consume step outside reads and math, per trip of the cp.async and st.async copy
+     * loops, per tensor of a producing step */
+    double read_issue_cycles, step_issue_cycles, group_step_issue_cycles, ldgsts_slot_cycles, stas_slot_cycles;
+    double produce_issue_cycles;
     double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
     double lsu_bytes_per_cycle_smsp; /* bytes a sub-partition's shared loads return to one warp per cycle */
     double ldgsts_bytes_per_ns_sm; /* cp.async and ld.global bytes one SM takes in per ns */

@@ -37,7 +37,14 @@ int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips)
 {
     *trips = copy_trips(s->d, w->consumer_rank);
     double step = s->d->cpasync_groups ? s->p->ldgsts_group_step_ns : s->p->ldgsts_step_ns;
+    step += s->d->ntensors * s->p->tile_address_ns;
     return (int64_t)(step * 1000 + *trips * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
+}
+
+/* The issue slots of a warp's cp.async copy step: its trips and its tensors' tile addresses. */
+double copy_step_slots(const sim *s, uint32_t trips)
+{
+    return trips * s->p->ldgsts_slot_cycles + s->d->ntensors * s->p->produce_issue_cycles;
 }
 
 /* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the

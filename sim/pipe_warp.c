@@ -61,7 +61,7 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
         uint32_t instr;
         int64_t own = copy_step_ps(s, w, &instr);
-        cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
+        cost = issue_end(s, w, own, copy_step_slots(s, instr)) - s->now;
         done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
@@ -146,7 +146,7 @@ static int64_t produce_cpasync(sim *s, warp *w)
     uint32_t bytes = d->copy_bytes / d->consumer_warps;
     uint32_t instr;
     int64_t own = copy_step_ps(s, w, &instr);
-    int64_t cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
+    int64_t cost = issue_end(s, w, own, copy_step_slots(s, instr)) - s->now;
     int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
     pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
@@ -201,7 +201,9 @@ static int64_t stas_load(sim *s, warp *w)
     const pipe_desc *d = s->d;
     uint32_t trips = (d->copy_bytes + 511) / 512;
     int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0);
-    int64_t loop = s->now + (int64_t)(trips * s->p->stas_trip_ns * 1000);
+    double loop_ns = d->ntensors * s->p->tile_address_ns + trips * s->p->stas_trip_ns;
+    double slots = d->ntensors * s->p->produce_issue_cycles + trips * s->p->stas_slot_cycles;
+    int64_t loop = issue_end(s, w, (int64_t)(loop_ns * 1000), slots);
     if (loop > done)
         done = loop;
     w->op_start = s->now;
@@ -216,7 +218,7 @@ static int64_t step_issue(sim *s, warp *w)
     if (s->d->mode == PIPE_CPASYNC)
         return produced(s, w, produce_cpasync(s, w));
     int64_t own = produce_tma(s, w);
-    return produced(s, w, issue_end(s, w, own, s->p->produce_issue_cycles) - s->now);
+    return produced(s, w, issue_end(s, w, own, s->d->ntensors * s->p->produce_issue_cycles) - s->now);
 }
 
 /* The st.async loop is done: the remote expect_tx on the peer's full barrier; the last
@@ -380,8 +382,7 @@ static int64_t step_after_math(sim *s, warp *w)
         cost += (int64_t)(p->consume_step_ns * 1000);
     if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0)
         cost += store_step(s, w, i);
-    if (!d->cpasync_groups)
-        cost = issue_end(s, w, cost, p->step_issue_cycles) - s->now;
+    cost = issue_end(s, w, cost, d->cpasync_groups ? p->group_step_issue_cycles : p->step_issue_cycles) - s->now;
     s->r->role[w->role].issue_ns += (double)cost / 1000.0;
     w->cons_i++;
     w->state = ST_NEXT;
