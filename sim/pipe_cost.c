@@ -140,11 +140,11 @@ double tensors_l2_hit(const sim *s)
 }
 
 /* The MMA work as the kernel issues it (hw/run_kernel.cuh, MATH 2): mma.sync.m16n8k16
- * (2 x 16 x 8 x 16 flops) into MMA_CHAINS independent accumulators per warp. One warp on
- * a sub-partition cannot reach the tensor-core rate: each mma waits for the previous one
- * on its accumulator, so an instruction costs max(rate, latency / chains). */
+ * (2 x 16 x 8 x 16 flops) into pipe_plan_mma_chains independent accumulators per warp. One
+ * warp on a sub-partition cannot pass the tensor-core rate, nor its chains' latency: each
+ * mma waits for the previous one on its accumulator, so an instruction costs
+ * max(rate, latency / chains). */
 #define MMA_FLOPS_PER_INSTR ((double)PIPE_MMA_FLOPS_PER_INSTR)
-#define MMA_CHAINS 4.0
 
 /* Cycles per FFMA of the generated block: a loop at the looped rate; unrolled, one warp's
  * own rate (own = 1) or the sub-partition's, in the instruction cache, or past it the
@@ -169,7 +169,7 @@ static double math_cycles(const pipe_desc *d, const pipe_params *p)
     if (d->math == PIPE_MATH_FMA)
         return (double)d->math_amount * ffma_rate(d, p, 1) + p->math_tail_cycles;
     double instr = (double)pipe_plan_mma_instructions(d);
-    double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
+    double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / pipe_plan_mma_chains(d);
     return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
 }
 
