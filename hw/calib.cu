@@ -40,6 +40,7 @@ struct ctx {
     std::vector<entry> out;
     std::vector<std::string> failed;
     double ghz = 1.98;
+    double tma_sm = 0;      /* tma_bytes_per_ns_sm when tma_fill ran before */
     int sms = 132;
     u64 *dout = NULL;       /* device buffer for the kernels' clocks */
     std::vector<u64> hout;  /* its host copy */
@@ -311,6 +312,7 @@ int fill_shapes(ctx &c, void *big)
             best = std::max(best, quantile(rs, 0.5));
             rp += fmt("%s%d warps x %u KiB %.0f", k ? ", " : "", warps[k], rows[k] / 4, quantile(rs, 0.5));
         }
+        c.tma_sm = best;
         add1(c, "tma_fill", "tma_bytes_per_ns_sm", "B/ns", true, best,
              fmt("one CTA on one SM, lane 0 of 8-32 warps with one box each in flight (128 KiB) from L2: the most "
                  "bytes per ns (%s); a lower bound of the SM's rate where the threads' per-box time still binds",
@@ -1046,6 +1048,7 @@ int b_l2share(ctx &c, void *big)
      * consecutive CTAs); the same with no CTA sharing a box */
     for (int shared = 1; shared >= 0; shared--) {
         std::string pts;
+        std::vector<double> per_stage;
         for (int st = 2; st <= 4; st++) {   /* 4 x 48 KiB: the most shared memory takes */
             ck_share a = {16384, 128, 1, shared ? 8u : (u32)c.sms, (long long)((8u << 20) / 16384)};
             ck_share b = {32768, 256, shared ? 8u : 1u, shared ? (u32)((c.sms + 7) / 8) : (u32)c.sms,
@@ -1055,7 +1058,14 @@ int b_l2share(ctx &c, void *big)
             if (share_point(c, m[1], mb, 1, st, a, b, 3, &r, &lat))
                 return -1;
             pts += fmt("%s%d stages %.0f (%.0f ns)", pts.empty() ? "" : ", ", st, quantile(r, 0.5), lat);
+            per_stage.push_back(c.sms * 49152.0 / quantile(r, 0.5));
         }
+        if (shared && c.tma_sm > 0)
+            add1(c, "l2share", "gemm_step_ns", "ns", true, quantile(per_stage, 0.5) - 49152.0 / c.tma_sm,
+                 fmt("the GEMM's loads below with 2-4 stages in flight: %.1f ns per stage (median), whatever is in "
+                     "flight: one thread's stages complete one after another; less the stage's 48 KiB at "
+                     "tma_bytes_per_ns_sm (%.1f B/ns, tma_fill)",
+                     quantile(per_stage, 0.5), c.tma_sm));
         add1(c, "l2share", shared ? "l2_share_gemm_pattern" : "l2_share_gemm_unshared", "-", false, 0,
              fmt("one thread per SM loading stages of an A box of 16 KiB and a B box of 32 KiB on one barrier from "
                  "24 MiB in L2, %s: bytes per ns of the whole GPU by stages in flight (a stage's issue to seen "
