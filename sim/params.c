@@ -10,8 +10,9 @@
 #define P(field) offsetof(pipe_params, field)
 #define H100_CAL "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), "
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
-#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half as recorded on 2026-11-25 (179 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -19..+12%, p10..p90): one instruction takes one issue slot of its sub-partition. "
+#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, corpus-seed2; recorded on 2026-11-25, 179 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -19..+12%, p10..p90): one instruction takes one issue slot of its sub-partition. "
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, corpus-seed2; commit 6bd87af): the 20 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 584 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -133, p90 +143 ns): "
+#define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -168,10 +169,36 @@ static const params_info table[] = {
      "~40 ms, 3 launches: median 1.805 GHz (1.753..1.813) where FFMA chains run at 1.98 (clock_ghz). H100: the "
      "H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per cycle per "
      "SM at 1.83 GHz)"},
-    {"l2_many_bytes_per_ns", P(l2_many_bytes_per_ns), 9177, "B/ns",
-     WGMMA_LOAD "wgmma_load: 132 CTAs, lane 0 of 4 warps each keeping 3 TMA loads of 16 KiB in flight through an "
-     "8 MiB footprint: bytes per ns of the whole GPU (one issuing thread per SM: 7824, l2_bytes_per_ns, which one "
-     "thread's copy rate limits). Used by the GEMM producer's copies. H100: the H200's value (the same L2 design)"},
+    {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 1 SM reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 9186, 16 KiB 9205, 32 KiB 9678; 16 KiB boxes with 64 / 192 KiB in flight per SM: 9226 / 9154, and one issuing thread per SM: 6678 whatever is in flight: L2's own limit). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g2_bytes_per_ns", P(l2_share_bytes_per_ns[1]), 16624, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 2 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12987, 16 KiB 16620, 32 KiB 16624). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g4_bytes_per_ns", P(l2_share_bytes_per_ns[2]), 19060, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 4 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12984, 16 KiB 19060, 32 KiB 16975). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g8_bytes_per_ns", P(l2_share_bytes_per_ns[3]), 19522, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 8 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12977, 16 KiB 19522, 32 KiB 17220; 16 KiB boxes with 64 / 128 / 192 KiB in flight per SM: 12286 / 19773 / 24620, the last the SMs' own TMA rate: from 4 readers on the bytes in flight bind, not L2). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g16_bytes_per_ns", P(l2_share_bytes_per_ns[4]), 19348, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 16 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12977, 16 KiB 19348, 32 KiB 17215; 192 KiB in flight: 24403). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g32_bytes_per_ns", P(l2_share_bytes_per_ns[5]), 19478, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 32 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12979, 16 KiB 19478, 32 KiB 17164; all 132 SMs reading the same boxes: 20646). H100: the H200's value (not measured on an H100)"},
+    {"gemm_step_ns", P(gemm_step_ns), 209, "ns",
+     L2SHARE "the GEMM's loads without its math (one thread per SM, stages of a 16 KiB A box shared by every 8th CTA "
+     "and a 32 KiB B box shared by 8 consecutive CTAs, 24 MiB in L2): 14670 B/ns with 2, 3 or 4 stages in flight, "
+     "442.3 ns per stage whatever is in flight; less the stage's 48 KiB at the same run's tma_bytes_per_ns_sm "
+     "(210.6 B/ns): 209.0 ns. One thread's 16 KiB boxes alone: 323 ns per box whatever is in flight. H100: the H200's "
+     "value"},
     {"expect_tx_alone_ns", P(expect_tx_alone_ns), 3.99, "ns",
      H100_CAL "mbarrier: lane 0, 256 mbarrier.arrive.expect_tx, warp time each (the H200: 3.99 as well): the GEMM "
      "producer's per-stage arrive (expect_tx_ns is the generated pipeline producer's time to its first copy)"},

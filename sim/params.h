@@ -16,6 +16,9 @@
 extern "C" {
 #endif
 
+/* l2_share_bytes_per_ns[k] is the rate with 1 << k SMs reading each box */
+#define PARAMS_L2_SHARE_POINTS 6
+
 typedef struct pipe_params {
     double sm_count;               /* SMs */
     double clock_ghz;              /* SM clock under load */
@@ -73,9 +76,15 @@ typedef struct pipe_params {
      * return, and the SM clock while every SM's tensor pipe is busy (the pipe's cycles run at
      * it) */
     double wgmma_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
-    /* the GPU's L2 read rate when the SMs' copies are not limited by one issuing thread, and
-     * one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
-    double l2_many_bytes_per_ns, expect_tx_alone_ns;
+    /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
+    double expect_tx_alone_ns;
+    /* the GEMM producer thread's time per stage beyond its bytes at tma_bytes_per_ns_sm: one
+     * thread's stages of copies complete one after another */
+    double gemm_step_ns;
+    /* the GPU's L2 read rate for TMA loads of data in L2 when each box is read by a group of
+     * 1, 2, 4, 8, 16 or 32 SMs at about the same time: the GEMM
+     * operands' copies, each tile of which 8-16 SMs load */
+    double l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS];
 } pipe_params;
 
 typedef struct params_info {

@@ -47,9 +47,22 @@ double copy_step_slots(const sim *s, uint32_t trips)
     return trips * s->p->ldgsts_slot_cycles + s->d->ntensors * s->p->produce_issue_cycles;
 }
 
+double pipe_l2_share_rate(const pipe_params *p, double readers)
+{
+    /* between the measured group sizes 1, 2, 4, ... 32: linear in log2 of the readers */
+    double x = readers > 1 ? log2(readers) : 0;
+    const double last = PARAMS_L2_SHARE_POINTS - 1;
+    if (x >= last)
+        return p->l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS - 1];
+    int k = (int)x;
+    double f = x - k;
+    return p->l2_share_bytes_per_ns[k] * (1 - f) + p->l2_share_bytes_per_ns[k + 1] * f;
+}
+
 /* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the
- * L2 and DRAM shares of the whole GPU, then the latency. */
-int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma)
+ * L2 and DRAM shares of the whole GPU, then the latency. l2_readers: for the GEMM's copies,
+ * how many SMs read the same bytes at about the same time (1 for stores). */
+int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers)
 {
     const pipe_params *p = s->p;
     int64_t t = start;
@@ -70,10 +83,11 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
     double l2_ps = bytes * l2_hit * 1000.0 / p->l2_bytes_per_ns;
     int64_t served;
     if (s->gemm) {
-        /* the GEMM's copies: every byte crosses L2 to the SM at the L2's rate, the misses
-         * come from DRAM at the same time (two queues, the slower decides) */
+        /* the GEMM's copies: every byte crosses L2 to the SM at the L2's rate for bytes that
+         * many SMs read at once, the misses come from DRAM at the same time (two queues,
+         * the slower decides) */
         int64_t l2 = t > s->l2_free ? t : s->l2_free;
-        l2_ps = bytes * 1000.0 / p->l2_many_bytes_per_ns;
+        l2_ps = bytes * 1000.0 / pipe_l2_share_rate(p, l2_readers);
         s->l2_free = l2 + (int64_t)l2_ps;
         s->l2_busy += l2_ps;
         s->mem_free = g + (int64_t)hbm_ps;
@@ -295,7 +309,7 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
     int reduce = d->store_reduce != PIPE_REDUCE_NONE;
     double latency_ns = reduce ? p->reduce_latency_ns : p->store_latency_ns;
     int64_t c = (int64_t)(p->tma_issue_ns * 1000);
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1) +
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1, 1) +
                    (int64_t)((latency_ns - p->hbm_latency_ns) * 1000);
     if (done < s->now + c)
         done = s->now + c;
@@ -365,7 +379,7 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
         end += (int64_t)(2 * p->barsync_ns * 1000);
     }
     int64_t issue = end;
-    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma);
+    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma, 1);
     pipe_emit(s, issue, done - issue, w, w->cta, TRACE_TMA_STORE, 0, tile, 0, 0, bytes, 0);
     if (done > w->store_done)
         w->store_done = done;
