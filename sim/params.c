@@ -75,6 +75,12 @@ static const params_info table[] = {
      H100_CAL "barsync: bar.sync of every warp of a CTA, one CTA per SM: the median over 4, 8, 16, 32 warps (10.1, 14.1, 22.2, 38.4 ns)"},
     {"cta_launch_spread_ns", P(cta_launch_spread_ns), 96, "ns",
      H100_CAL "launch: a 132-CTA launch of CTAs spinning 20 us: first to last CTA start on globaltimer"},
+    {"cta_overhead_ns", P(cta_overhead_ns), 1568, "ns",
+     "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, corpus-seed2; commit "
+     "6bd87af), the 103 kernels whose traced CTA spans less than 100 us: the median CTA's time (globaltimer at "
+     "each CTA's start and end, NAME.json cta_ns_p50) less the traced CTA's span from its first to its last "
+     "event: median 1568 ns (p25 1058, p75 2600; test half 1536): the generated kernel's barrier and table "
+     "set-up before its pipeline and its final waits after it (scripts/cta-overhead.py)"},
     {"mma_latency_cycles", P(mma_latency_cycles), 27.3, "cycles",
      "measured: traces/h100/pipelines/compute_bound.tmt, math span 14172 ns for 4096 mma.sync.m16n8k16 per warp "
      "in 4 independent accumulator chains (hw/run_kernel.cuh MATH 2), one warp per sub-partition: "

@@ -43,6 +43,7 @@ typedef struct pipe_params {
     double reduce_latency_ns;      /* TMA reduction (cp.reduce.async.bulk.tensor) issue -> wait_group returns */
     double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
     double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
+    double cta_overhead_ns;        /* a CTA's start and end outside its pipeline's events */
     double barsync_ns;             /* bar.sync (__syncthreads): last arrival -> the waiting warps run */
     /* calibrated against traces/h100/pipelines */
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
