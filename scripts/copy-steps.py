@@ -12,7 +12,7 @@ from fitlib import descriptions, field, lstsq, pct, split_of, trace_events
 import os
 
 tmasim = sys.argv[1] if len(sys.argv) > 1 else 'build/rel/tmasim'
-dirs = sys.argv[2:] or ['traces/h200/corpus', 'traces/h200/corpus-seed2']
+dirs = sys.argv[2:] or ['traces/h200/corpus']
 X, Y, used = [], [], set()
 for name, d in descriptions(dirs):
     tmt = os.path.join(d, name + '.tmt')

@@ -13,7 +13,7 @@ from fitlib import descriptions, pct, split_of, trace_events
 
 tmasim = sys.argv[1] if len(sys.argv) > 1 else 'build/rel/tmasim'
 half = sys.argv[2] if len(sys.argv) > 2 else 'fit'
-dirs = sys.argv[3:] or ['traces/h200/corpus', 'traces/h200/corpus-seed2']
+dirs = sys.argv[3:] or ['traces/h200/corpus']
 out = []
 for name, d in descriptions(dirs):
     tmt = os.path.join(d, name + '.tmt')

@@ -12,7 +12,7 @@ import sys
 from fitlib import descriptions, field, lstsq, pct, split_of
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-dirs = sys.argv[2:] or ['traces/h200/corpus', 'traces/h200/corpus-seed2']
+dirs = sys.argv[2:] or ['traces/h200/corpus']
 cols = ['step', 'group_step', 'read', 'ffma', 'mma', 'cp_trip', 'stas_trip', 'tensor', 'warp']
 X, Y = [], []
 for name, d in descriptions(dirs):

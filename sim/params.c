@@ -10,8 +10,8 @@
 #define P(field) offsetof(pipe_params, field)
 #define H100_CAL "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), "
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
-#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, corpus-seed2; recorded on 2026-11-25, 179 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -19..+12%, p10..p90): one instruction takes one issue slot of its sub-partition. "
-#define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, corpus-seed2; commit 6bd87af): the 20 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 584 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -133, p90 +143 ns): "
+#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -17..+13%, p10..p90): one instruction takes one issue slot of its sub-partition. "
+#define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
 #define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
@@ -45,15 +45,15 @@ static const params_info table[] = {
      H100_CAL "mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 18, "cycles",
      COPY_STEPS "per trip of 32 cp.async (each lane: its chunk's 16-byte table entry, a select of the "
-     "tensor's tile base, the cp.async): 9.3 ns = 18 cycles"},
-    {"ldgsts_step_ns", P(ldgsts_step_ns), 483, "ns",
+     "tensor's tile base, the cp.async): 9.0 ns = 18 cycles"},
+    {"ldgsts_step_ns", P(ldgsts_step_ns), 467, "ns",
      COPY_STEPS "the intercept of the mbarrier steps, a step's time besides its trips and tile addresses "
      "(the cp.async.mbarrier.arrive of every lane, the counted .noinc arrive after a warp barrier, the events)"},
-    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 253, "ns",
+    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 219, "ns",
      COPY_STEPS "the intercept of the commit-group steps (cp.async.commit_group, no arrive; traces/h200/pipelines/"
      "cpasync_wait_prior.tmt's second prologue steps, median 581 ns over 32 warps, less their 8 trips and one "
      "tensor: 310)"},
-    {"tile_address_ns", P(tile_address_ns), 197, "ns",
+    {"tile_address_ns", P(tile_address_ns), 211, "ns",
      COPY_STEPS "per tensor of the stage: the copy loop's tile base in global memory (hw/run_kernel.cuh "
      "tile_bases: the tile's coordinates by division from its id, then their strides), once per step of the "
      "cp.async and the st.async loops"},
@@ -75,11 +75,11 @@ static const params_info table[] = {
      H100_CAL "barsync: bar.sync of every warp of a CTA, one CTA per SM: the median over 4, 8, 16, 32 warps (10.1, 14.1, 22.2, 38.4 ns)"},
     {"cta_launch_spread_ns", P(cta_launch_spread_ns), 96, "ns",
      H100_CAL "launch: a 132-CTA launch of CTAs spinning 20 us: first to last CTA start on globaltimer"},
-    {"cta_overhead_ns", P(cta_overhead_ns), 1568, "ns",
-     "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, corpus-seed2; commit "
-     "6bd87af), the 103 kernels whose traced CTA spans less than 100 us: the median CTA's time (globaltimer at "
+    {"cta_overhead_ns", P(cta_overhead_ns), 1560, "ns",
+     "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit "
+     "6bd87af), the 70 kernels whose traced CTA spans less than 100 us: the median CTA's time (globaltimer at "
      "each CTA's start and end, NAME.json cta_ns_p50) less the traced CTA's span from its first to its last "
-     "event: median 1568 ns (p25 1058, p75 2600; test half 1536): the generated kernel's barrier and table "
+     "event: median 1560 ns (p25 1057, p75 2500; test half 1643): the generated kernel's barrier and table "
      "set-up before its pipeline and its final waits after it (scripts/cta-overhead.py)"},
     {"mma_latency_cycles", P(mma_latency_cycles), 27.3, "cycles",
      "measured: traces/h100/pipelines/compute_bound.tmt, math span 14172 ns for 4096 mma.sync.m16n8k16 per warp "
@@ -120,10 +120,10 @@ static const params_info table[] = {
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 1 CTA per SM (the generated kernels: the same)"},
     {"clusters16_at8", P(clusters16_at8), 58, "clusters",
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
-    {"read_issue_cycles", P(read_issue_cycles), 3.10, "cycles",
-     INSTR_COUNT "per shared-memory read instruction with its checksum fold: 3.10 (test half 3.50)"},
-    {"step_issue_cycles", P(step_issue_cycles), 98, "cycles",
-     INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 98 (test half 107); a commit-group step: 32 (test half 45), group_step_issue_cycles"},
+    {"read_issue_cycles", P(read_issue_cycles), 2.96, "cycles",
+     INSTR_COUNT "per shared-memory read instruction with its checksum fold: 2.96 (test half 3.80)"},
+    {"step_issue_cycles", P(step_issue_cycles), 104, "cycles",
+     INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 104 (test half 103); a commit-group step: group_step_issue_cycles"},
     {"ffma_unrolled_cycles", P(ffma_unrolled_cycles), 1.047, "cycles",
      "measured: tmahw calibrate --only ifetch on the H200 (traces/h200/calibration/ifetch.params, 2026-11-24 20:40 UTC; not yet on an H100, whose SMs are the same design): ifetch: the generated FFMA block fully unrolled (8 KiB of code), one warp per sub-partition: cycles per FFMA (the looped block of ffma_cycles pays its loop's branch besides)"},
     {"ffma_unrolled_smsp_cycles", P(ffma_unrolled_smsp_cycles), 1.010, "cycles",
@@ -144,17 +144,17 @@ static const params_info table[] = {
      "for CTAs that only spin (CUPTI duration less the CTAs' first start to last end); the rest is the generated "
      "kernels' own start and end (mbarrier init, tables, cluster sync, the final store wait), not yet a mechanism "
      "of the model; the traced CTA 0 starts a median 0.5 us (H100) / 1.0 us (H200) after the kernel's start"},
-    {"produce_issue_cycles", P(produce_issue_cycles), 182, "cycles",
+    {"produce_issue_cycles", P(produce_issue_cycles), 175, "cycles",
      INSTR_COUNT "per tensor of a producing step (TMA producer, cp.async and st.async copy loops): the tile's "
-     "coordinates by division from its id and its address, 182 (test half 171); the step besides its tensors "
+     "coordinates by division from its id and its address, 175 (test half 174); the step besides its tensors "
      "adds none that the fit can tell apart (negative when given its own term)"},
-    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 16.9, "cycles",
-     INSTR_COUNT "per trip of the cp.async copy loop (32 lanes' chunks): 16.9 (test half 16.9)"},
-    {"group_step_issue_cycles", P(group_step_issue_cycles), 32, "cycles",
+    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 13.7, "cycles",
+     INSTR_COUNT "per trip of the cp.async copy loop (32 lanes' chunks): 13.7 (test half 15.4)"},
+    {"group_step_issue_cycles", P(group_step_issue_cycles), 43, "cycles",
      INSTR_COUNT "per commit-group consumer step outside its reads and math (cp.async.wait_group, the next copy's "
-     "commit, events, loop): 32 (test half 45)"},
-    {"stas_slot_cycles", P(stas_slot_cycles), 13.9, "cycles",
-     INSTR_COUNT "per trip of the st.async copy loop (32 lanes' 16-byte load and st.async): 13.9 (test half 9.5)"},
+     "commit, events, loop): 43 (test half 47)"},
+    {"stas_slot_cycles", P(stas_slot_cycles), 12.7, "cycles",
+     INSTR_COUNT "per trip of the st.async copy loop (32 lanes' 16-byte load and st.async): 12.7 (test half 9.5)"},
     {"lsu_bytes_per_cycle_smsp", P(lsu_bytes_per_cycle_smsp), 29.3, "B/cycle",
      H100_CAL "lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
     {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.1, "B/ns",
