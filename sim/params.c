@@ -138,12 +138,10 @@ static const params_info table[] = {
      "measured: tmahw calibrate --only ifetch on the H200 (traces/h200/calibration/ifetch.params, 2026-11-24 20:40 UTC; not yet on an H100, whose SMs are the same design): ifetch: the same with 4 warps per sub-partition: cycles per FFMA on the sub-partition"},
     {"ffma_fetch_8w_cycles", P(ffma_fetch_8w_cycles), 1.340, "cycles",
      "measured: tmahw calibrate --only ifetch on the H200 (traces/h200/calibration/ifetch.params, 2026-11-24 20:40 UTC; not yet on an H100, whose SMs are the same design): ifetch: the same with 8 warps per sub-partition: cycles per FFMA on the sub-partition"},
-    {"kernel_overhead_ns", P(kernel_overhead_ns), 2000, "ns",
-     "chosen on the corpus fit half (1000, 2000, 3000 tried; traces/h100/corpus, traces/h200/corpus): the time "
-     "CUPTI counts outside the simulated CTAs' work. Of it, tmahw calibrate measures 800 ns (H100) / 640 ns (H200) "
-     "for CTAs that only spin (CUPTI duration less the CTAs' first start to last end); the rest is the generated "
-     "kernels' own start and end (mbarrier init, tables, cluster sync, the final store wait), not yet a mechanism "
-     "of the model; the traced CTA 0 starts a median 0.5 us (H100) / 1.0 us (H200) after the kernel's start"},
+    {"kernel_overhead_ns", P(kernel_overhead_ns), 800, "ns",
+     H100_CAL "launch: 132 CTAs spinning 20 us on globaltimer: CUPTI kernel duration less the CTAs' first start "
+     "to last end, 5 launches: the time CUPTI counts outside the CTAs (the first wave's own start and end outside "
+     "its pipeline are cta_overhead_ns)"},
     {"produce_issue_cycles", P(produce_issue_cycles), 175, "cycles",
      INSTR_COUNT "per tensor of a producing step (TMA producer, cp.async and st.async copy loops): the tile's "
      "coordinates by division from its id and its address, 175 (test half 174); the step besides its tensors "
@@ -229,6 +227,7 @@ static const params_override overrides[] = {
     {"h200", "hbm_bytes_per_ns", 4231, H200_CAL "d2d: cudaMemcpy device to device of 1 GiB, bytes read + written per ns, median of 10 "
      "(the corpus runs' own copies: median 4220). Parameters the H200 set does not replace measured the same as the H100's "
      "within their spread (the same SMs and clock)"},
+    {"h200", "kernel_overhead_ns", 639, H200_CAL "launch: the same on the H200, 639 ns [589..640, n 5]"},
     {"h200", "l2_latency_ns", 152, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: the intercept"},
     {"h200", "hbm_latency_ns", 415, H200_CAL "tma_latency: one TMA load at a time of 1-32 KiB from DRAM: the intercept"},
     {"h200", "tma_bytes_per_ns_sm", 189, H200_CAL "tma_fill: one SM, lane 0 of 8-32 warps with one box each in flight from L2 "

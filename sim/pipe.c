@@ -305,7 +305,9 @@ static void run_figures(sim *s, int64_t end)
     pipe_result *r = s->r;
     uint32_t per = d->producer_warps + d->consumer_warps;
     /* the kernel's measured time also holds the launch's start and drain outside the CTAs */
-    r->kernel_ns = (end + 999) / 1000 + (int64_t)s->p->kernel_overhead_ns;
+    /* the launch's own time, and the last wave's CTAs' start and end outside their
+     * pipeline (earlier waves pay theirs before the next CTA starts) */
+    r->kernel_ns = (end + 999) / 1000 + (int64_t)(s->p->kernel_overhead_ns + s->p->cta_overhead_ns);
     double kernel_ps = end > 0 ? (double)end : 1;
     uint32_t sms_used = d->ctas < s->sms ? d->ctas : s->sms;
     r->hbm_util = s->hbm_busy / kernel_ps;

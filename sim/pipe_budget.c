@@ -33,7 +33,7 @@ static double clock_bound_ps(const pipe_desc *d, const pipe_params *p, double st
                   ps_per_cycle * (cycles * (chunks + d->read_instructions) +
                                   p->smem_cycles_per_wavefront * (double)d->read_wavefronts + lsu + math) +
                   (slowest > 0 ? 1000.0 * bytes / slowest : 0);
-    return steps * step + 1000.0 * (p->cta_launch_spread_ns + p->kernel_overhead_ns);
+    return steps * step + 1000.0 * (p->cta_launch_spread_ns + p->kernel_overhead_ns + p->cta_overhead_ns);
 }
 
 int pipe_budget_estimate(const pipe_desc *d, int traced, const pipe_params *p, pipe_budget *b)
