@@ -95,6 +95,42 @@ static int chunk_visit(const tm_element *el, void *user)
     return 0;
 }
 
+/* Instruction q shares the base of an earlier instruction p when their offsets differ by
+ * one constant over every lane of every sharing warp: the kernel then keeps one register
+ * per lane pattern (a swizzle period holds at most 8) and the rest are immediates, as a
+ * hand-written kernel addresses a tile, instead of one register per instruction (which
+ * spilled, or was reloaded from global memory, at the register caps of several CTAs). */
+static int read_classes(run_gen_info *g, err_info *e)
+{
+    const uint32_t n = g->rd_n, S = g->rd_share;
+    g->rd_cls = malloc(sizeof *g->rd_cls * n);
+    g->rd_d = malloc(sizeof *g->rd_d * n);
+    if (!g->rd_cls || !g->rd_d)
+        return err_set(e, ERR_IO, "out_of_memory", "read table");
+    const uint32_t *t = g->rd_tab;
+    g->rd_k = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t p = 0;
+        for (; p < q; p++) {
+            if (g->rd_cls[p] != p)
+                continue; /* compare with the first instruction of each class only */
+            const uint32_t dq = t[q * 32] - t[p * 32];
+            int same = 1;
+            for (uint32_t w = 0; w < S && same; w++)
+                for (uint32_t l = 0; l < 32 && same; l++)
+                    same = t[(w * n + q) * 32 + l] - t[(w * n + p) * 32 + l] == dq;
+            if (same)
+                break;
+        }
+        g->rd_cls[q] = p;
+        g->rd_d[q] = t[q * 32] - t[p * 32];
+    }
+    /* first instructions to base numbers, in order of first use (rd_cls[q] <= q) */
+    for (uint32_t q = 0; q < n; q++)
+        g->rd_cls[q] = g->rd_cls[q] == q ? g->rd_k++ : g->rd_cls[g->rd_cls[q]];
+    return ERR_OK;
+}
+
 /* The consumers' read table (pipe_rules_check has checked that the instructions are of
  * one kind, split evenly over the sharing warps and fit in registers). */
 static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
@@ -112,7 +148,7 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
             return err_set(e, ERR_IO, "out_of_memory", "read table");
         if (pipe_rules_probe_chunks(d, g->rd_tab) < 32)
             return err_set(e, ERR_BAD_INPUT, "probe_box_512", "tensors[0]: fewer than 32 chunks of box data");
-        return ERR_OK;
+        return read_classes(g, e);
     }
     pipe_plan_read *in = NULL;
     uint32_t n = 0, bad;
@@ -142,7 +178,7 @@ static int prepare_reads(const pipe_desc *d, run_gen_info *g, err_info *e)
         }
     }
     free(in);
-    return ERR_OK;
+    return read_classes(g, e);
 }
 
 /* Bytes between the end of the stages and a ring of `ring` events per warp aligned to
@@ -241,8 +277,12 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
 void run_gen_free(run_gen_info *g)
 {
     free(g->rd_tab);
+    free(g->rd_cls);
+    free(g->rd_d);
     free(g->cp_tab);
     g->rd_tab = NULL;
+    g->rd_cls = NULL;
+    g->rd_d = NULL;
     g->cp_tab = NULL;
 }
 
@@ -252,6 +292,29 @@ static void table_u32(sbuf *b, const char *decl, const uint32_t *v, size_t n)
     for (size_t i = 0; i < n; i++)
         sb_printf(b, "%s%s%u", i ? "," : "", i % 16 == 0 ? "\n  " : "", v[i]);
     sb_printf(b, "};\n");
+}
+
+/* The read bases (per-lane table in global memory, lanes read consecutive words; loaded
+ * once per warp) and the unrolled read list: X(q, base, constant) per instruction. */
+static void emit_reads(sbuf *b, const run_gen_info *g)
+{
+    const uint32_t n = g->rd_n, K = g->rd_k, S = g->rd_share;
+    sb_printf(b, "#define RD_K %u\n__device__ const u32 RD_TAB[%u] = {", K, 32 * S * K);
+    uint32_t i = 0;
+    for (uint32_t w = 0; w < S; w++)
+        for (uint32_t k = 0; k < K; k++) {
+            uint32_t q = 0;
+            while (g->rd_cls[q] != k)
+                q++;
+            /* the class's first instruction (its constant is 0) */
+            const uint32_t *row = g->rd_tab + (size_t)(w * n + q) * 32;
+            for (uint32_t l = 0; l < 32; l++, i++)
+                sb_printf(b, "%s%s%u", i ? "," : "", i % 16 == 0 ? "\n  " : "", row[l]);
+        }
+    sb_printf(b, "};\n#define RD_LIST(X)");
+    for (uint32_t q = 0; q < n; q++)
+        sb_printf(b, " X(%u, %u, %uu)", q, g->rd_cls[q], g->rd_d[q]);
+    sb_printf(b, "\n");
 }
 
 int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_info *e)
@@ -297,6 +360,11 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
               g->rd_trans ? ".trans" : "");
     sb_printf(&b, "#define RD_PROBE %d\n#define RD_TENSOR %u\n#define RD_SHARE %u\n#define RD_N %u\n#define RD_REPEAT %u\n",
               g->rd_probe, g->rd_tensor, g->rd_share, g->rd_n, g->rd_repeat);
+    /* independent mma accumulator chains: 4 keep one warp's tensor pipe busy; 2 where the
+     * registers left per thread by ctas_per_sm resident CTAs are under 64 (the accumulators
+     * would spill, and that many warps keep the pipe busy with 2) */
+    const uint32_t regs_left = 65536u / (g->nwarps * 32u * d->ctas_per_sm) / 8u * 8u;
+    sb_printf(&b, "#define MMA_CHAINS %u\n", regs_left >= 64u ? 4u : 2u);
     sb_printf(&b, "#define MATH %d /* %s */\n#define MATH_N %llu\n", (int)d->math, pipe_math_name(d->math),
               (unsigned long long)(d->math == PIPE_MATH_MMA ? d->math_amount / PIPE_MMA_FLOPS_PER_INSTR : d->math_amount));
     sb_printf(&b, "#define STORE_EVERY %u\n#define ST_ROWS %u\n", g->stores_per_cta ? d->store_every : 0u,
@@ -340,15 +408,16 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
         for (uint32_t k = 0; k < 5; k++)
             sb_printf(&b, "%s%lluull", t + k ? "," : "", gs[t][k]);
     sb_printf(&b, "};\n");
-    /* per-lane tables: global memory (lanes read consecutive words) */
-    char decl[96];
-    snprintf(decl, sizeof decl, "__device__ const u32 RD_TAB[%u]", 32 * g->rd_share * g->rd_n);
-    table_u32(&b, decl, g->rd_tab, (size_t)32 * g->rd_share * g->rd_n);
+    emit_reads(&b, g);
     if (g->cp_chunks) {
-        snprintf(decl, sizeof decl, "__device__ const u32 CP_TAB[%u][3]", g->cp_chunks);
-        table_u32(&b, decl, &g->cp_tab[0][0], (size_t)g->cp_chunks * 3);
+        /* one 16-byte load per chunk: tensor, offset in the stage, offset in the tile, 0 */
+        sb_printf(&b, "__device__ const uint4 CP_TAB[%u] = {", g->cp_chunks);
+        for (uint32_t q = 0; q < g->cp_chunks; q++)
+            sb_printf(&b, "%s%s{%u,%u,%u,0}", q ? "," : "", q % 8 == 0 ? "\n  " : "", g->cp_tab[q][0], g->cp_tab[q][1],
+                      g->cp_tab[q][2]);
+        sb_printf(&b, "};\n");
     } else {
-        sb_printf(&b, "__device__ const u32 CP_TAB[1][3] = {{0, 0, 0}};\n");
+        sb_printf(&b, "__device__ const uint4 CP_TAB[1] = {{0, 0, 0, 0}};\n");
     }
     sb_printf(&b, "%s", run_kernel_body);
     if (b.oom) {

@@ -41,6 +41,12 @@ typedef struct run_gen_info {
     uint32_t rd_n;                 /* instructions per warp and repeat */
     uint32_t rd_repeat;
     uint32_t *rd_tab;              /* rd_share * rd_n * 32 offsets from the tensor's stage base */
+    /* the offsets as the kernel holds them: instruction q reads at base[rd_cls[q]] + rd_d[q],
+     * where the rd_k bases are per-lane registers and rd_d is a constant of the code (an
+     * instruction's lane pattern equal to an earlier one's up to a constant shares its base) */
+    uint32_t rd_k;
+    uint32_t *rd_cls;              /* rd_n: the base each instruction adds to */
+    uint32_t *rd_d;                /* rd_n: the constant it adds (modulo 2^32) */
     /* per tensor */
     uint32_t ntiles[DESC_MAX_TENSORS];      /* box-aligned tiles of the tensor (ids wrap) */
     uint32_t tiles_per_dim[DESC_MAX_TENSORS][TM_MAX_RANK];

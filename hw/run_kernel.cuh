@@ -226,6 +226,58 @@ __device__ __forceinline__ void tma_load(const TMap *m, u32 rank, const int *c, 
 }
 
 /* ---- the kernel ------------------------------------------------------------------- */
+/* one read of the unrolled list: instruction q at base k plus the constant dq, folded
+ * into a checksum so that the loads are not removed */
+#define RD_ADDR(k, dq) (tbase + off[k] + (dq))
+#define RD_W0(q) ((((q) * 32u + lane) * 4u) * 2u + 1u)
+#if RD_OP == 0
+#define RD_ONE(q, k, dq)                                                                              \
+    {                                                                                                 \
+        u32 x;                                                                                        \
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(RD_ADDR(k, dq)) : "memory");           \
+        sum += x * RD_W0(q);                                                                          \
+    }
+#elif RD_OP == 1
+#define RD_ONE(q, k, dq)                                                                              \
+    {                                                                                                 \
+        u32 x, y;                                                                                     \
+        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(RD_ADDR(k, dq)) : "memory"); \
+        sum += x * RD_W0(q) + y * (RD_W0(q) + 2);                                                     \
+    }
+#elif RD_OP == 2
+#define RD_ONE(q, k, dq)                                                                              \
+    {                                                                                                 \
+        u32 x, y, z, w;                                                                               \
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w)  \
+                     : "r"(RD_ADDR(k, dq)) : "memory");                                               \
+        sum += x * RD_W0(q) + y * (RD_W0(q) + 2) + z * (RD_W0(q) + 4) + w * (RD_W0(q) + 6);           \
+    }
+#elif RD_OP == 3
+#define RD_ONE(q, k, dq)                                                                              \
+    {                                                                                                 \
+        u32 x;                                                                                        \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x1" RD_TRANS ".shared.b16 {%0}, [%1];" : "=r"(x)     \
+                     : "r"(RD_ADDR(k, dq)) : "memory");                                               \
+        sum += x * RD_W0(q);                                                                          \
+    }
+#elif RD_OP == 4
+#define RD_ONE(q, k, dq)                                                                              \
+    {                                                                                                 \
+        u32 x, y;                                                                                     \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2" RD_TRANS ".shared.b16 {%0, %1}, [%2];"           \
+                     : "=r"(x), "=r"(y) : "r"(RD_ADDR(k, dq)) : "memory");                            \
+        sum += x * RD_W0(q) + y * (RD_W0(q) + 2);                                                     \
+    }
+#else
+#define RD_ONE(q, k, dq)                                                                              \
+    {                                                                                                 \
+        u32 x, y, z, w;                                                                               \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4" RD_TRANS ".shared.b16 {%0, %1, %2, %3}, [%4];"   \
+                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(RD_ADDR(k, dq)) : "memory");          \
+        sum += x * RD_W0(q) + y * (RD_W0(q) + 2) + z * (RD_W0(q) + 4) + w * (RD_W0(q) + 6);           \
+    }
+#endif
+
 extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     tmahw_pipe(const __grid_constant__ TMap m0, const __grid_constant__ TMap m1, const __grid_constant__ TMap m2,
                const __grid_constant__ TMap m3, const __grid_constant__ TMap mst, const Params p)
@@ -335,14 +387,34 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         return -1;
     };
 
+    /* iteration j's tile of each tensor in global memory, once per stage: per chunk, the
+     * division chain of tile_coords would be most of a copy loop's work */
+    auto tile_bases = [&](u32 j, const unsigned char **tb) {
+        const u32 id = cta + j * gridDim.x;
+#pragma unroll
+        for (u32 t_ = 0; t_ < NTENS; t_++)
+            tb[t_] = tensor_base(p, t_) + tile_offset(t_, id);
+    };
+    /* a chunk's source: a select over the tensors (tb indexed by a value known only at
+     * run time would live in local memory) */
+    auto chunk_src = [&](const unsigned char *const *tb, const uint4 &c) {
+        const unsigned char *g = tb[0];
+#pragma unroll
+        for (u32 t_ = 1; t_ < NTENS; t_++)
+            g = c.x == t_ ? tb[t_] : g;
+        return g + c.z;
+    };
+    (void)chunk_src;
+    (void)tile_bases;
     /* cp.async: this warp's share of iteration j's stage, 16 bytes per lane and instruction */
     auto copy_share = [&](u32 j) {
         const u32 rank = warp - NPROD, stage_addr = base + (j % STAGES) * STAGE_BYTES;
         const u32 c0 = rank * CP_CHUNKS / NCONS, c1 = (rank + 1) * CP_CHUNKS / NCONS;
+        const unsigned char *tb[NTENS];
+        tile_bases(j, tb);
         for (u32 q = c0 + lane; q < c1; q += 32) {
-            const u32 t_ = CP_TAB[q][0];
-            const unsigned char *src = tensor_base(p, t_) + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2];
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(stage_addr + CP_TAB[q][1]), "l"(src)
+            const uint4 c = CP_TAB[q];
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(stage_addr + c.y), "l"(chunk_src(tb, c))
                          : "memory");
         }
     };
@@ -423,10 +495,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             __syncwarp();
             u32 ti = NOW();
             const u32 rfull = remote(full, peer);
+            const unsigned char *tb[NTENS];
+            tile_bases(j, tb);
             for (u32 q = lane; q < CP_CHUNKS; q += 32) {
-                const u32 t_ = CP_TAB[q][0];
-                const uint4 v = *(const uint4 *)(tensor_base(p, t_) + tile_offset(t_, cta + j * gridDim.x) + CP_TAB[q][2]);
-                const u32 dst = remote(stage_addr + CP_TAB[q][1], peer);
+                const uint4 c = CP_TAB[q];
+                const uint4 v = *(const uint4 *)chunk_src(tb, c);
+                const u32 dst = remote(stage_addr + c.y, peer);
                 asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
                              ::"r"(dst), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rfull)
                              : "memory");
@@ -445,11 +519,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     };
 
     /* ---- consumer side ---- */
-    /* this warp's read offsets (the access generator's table), loaded once */
-    u32 off[RD_N];
+    /* this warp's read bases (the access generator's table), loaded once; each read adds
+     * a constant to one of them (RD_LIST) */
+    u32 off[RD_K];
 #pragma unroll
-    for (u32 q = 0; q < RD_N; q++)
-        off[q] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_N + q) * 32 + lane] : 0u;
+    for (u32 k = 0; k < RD_K; k++)
+        off[k] = warp >= NPROD ? RD_TAB[(((warp - NPROD) % RD_SHARE) * RD_K + k) * 32 + lane] : 0u;
     u32 released = 0;
     u32 rdep = 0;
     /* the releases of the iterations before `upto` not released yet (tail: after the last
@@ -517,42 +592,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             u32 t = NOW();
             t_rd = t;
             for (u32 r = 0; r < RD_REPEAT; r++) {
-#pragma unroll
-                for (u32 q = 0; q < RD_N; q++) {
-                    const u32 a = tbase + off[q];
-                    const u32 w0 = ((q * 32 + lane) * 4) * 2 + 1;
-#if RD_OP == 0
-                    u32 x;
-                    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
-                    sum += x * w0;
-#elif RD_OP == 1
-                    u32 x, y;
-                    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
-                    sum += x * w0 + y * (w0 + 2);
-#elif RD_OP == 2
-                    u32 x, y, z, w;
-                    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
-                                 : "memory");
-                    sum += x * w0 + y * (w0 + 2) + z * (w0 + 4) + w * (w0 + 6);
-#elif RD_OP == 3
-                    u32 x;
-                    asm volatile("ldmatrix.sync.aligned.m8n8.x1" RD_TRANS ".shared.b16 {%0}, [%1];" : "=r"(x) : "r"(a)
-                                 : "memory");
-                    sum += x * w0;
-#elif RD_OP == 4
-                    u32 x, y;
-                    asm volatile("ldmatrix.sync.aligned.m8n8.x2" RD_TRANS ".shared.b16 {%0, %1}, [%2];" : "=r"(x), "=r"(y)
-                                 : "r"(a)
-                                 : "memory");
-                    sum += x * w0 + y * (w0 + 2);
-#else
-                    u32 x, y, z, w;
-                    asm volatile("ldmatrix.sync.aligned.m8n8.x4" RD_TRANS ".shared.b16 {%0, %1, %2, %3}, [%4];"
-                                 : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
-                                 : "memory");
-                    sum += x * w0 + y * (w0 + 2) + z * (w0 + 4) + w * (w0 + 6);
-#endif
-                }
+                RD_LIST(RD_ONE)
 #if RD_REPEAT > 1
                 /* each repeat reads shared memory again: without a warp barrier between them
                  * ptxas hoists the loads of the same addresses out of the repeat loop and
@@ -592,24 +632,27 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         {
             /* the chains start apart: chains equal in every operand would be one chain to
              * the compiler, which then issues a quarter of the mma */
-            float d[4][4] = {{0.f, 0.f, 0.f, 0.f}, {1.f, 1.f, 1.f, 1.f}, {2.f, 2.f, 2.f, 2.f}, {3.f, 3.f, 3.f, 3.f}};
-            const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
-            for (u32 n = 0; n < MATH_N / 4; n++) {
+            float d[MMA_CHAINS][4];
 #pragma unroll
-                for (int q = 0; q < 4; q++)
+            for (int q = 0; q < MMA_CHAINS; q++)
+                d[q][0] = d[q][1] = d[q][2] = d[q][3] = (float)q;
+            const u32 a0 = 0x3c003c00u ^ lane ^ rdep, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+            for (u32 n = 0; n < MATH_N / MMA_CHAINS; n++) {
+#pragma unroll
+                for (int q = 0; q < MMA_CHAINS; q++)
                     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
                                  "{%8, %9}, {%0, %1, %2, %3};"
                                  : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
                                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
             }
-            for (u32 n = 0; n < MATH_N % 4; n++)
+            for (u32 n = 0; n < MATH_N % MMA_CHAINS; n++)
                 asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
                              "{%8, %9}, {%0, %1, %2, %3};"
                              : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3])
                              : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
             float r = 0.f;
 #pragma unroll
-            for (int q = 0; q < 4; q++)
+            for (int q = 0; q < MMA_CHAINS; q++)
                 r += d[q][0] + d[q][1] + d[q][2] + d[q][3];
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
