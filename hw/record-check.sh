@@ -71,9 +71,12 @@ if [ -n "${STUDY:-}" ]; then
 fi
 echo "built in $(elapsed) s"
 
-# SASS of recorded and unrecorded kernels, compiled beside the runs (CPU only)
-(
+
+# SASS of recorded and unrecorded kernels (after the measurements: writing a kernel's source
+# runs it once)
+sass() {
     mkdir -p "$W/sass"
+    local pids=() b n f v tm p r
     for b in hand_tma hand_tma_norec; do
         cuobjdump -sass "$BUILD/rel/examples/$b" >"$W/sass/$b.sass" 2>&1
         [ -n "$OLD" ] && cuobjdump -sass "$OLD/build/rel/examples/$b" >"$W/sass/old_$b.sass" 2>&1
@@ -88,15 +91,17 @@ echo "built in $(elapsed) s"
             [ -s "$W/sass/$p.cu" ] || continue
             for r in 0 1; do
                 sed "s/^#define TMAHW_RECORD 1$/#define TMAHW_RECORD $r/" "$W/sass/$p.cu" >"$W/sass/${p}_$r.cu"
-                nvcc -arch=sm_90a -std=c++17 -cubin -lineinfo -Xptxas -v "$W/sass/${p}_$r.cu" -o "$W/sass/${p}_$r.cubin" \
+                (nvcc -arch=sm_90a -std=c++17 -cubin -lineinfo -Xptxas -v "$W/sass/${p}_$r.cu" -o "$W/sass/${p}_$r.cubin" \
                     >"$W/sass/${p}_$r.ptxas" 2>&1 && cuobjdump -sass "$W/sass/${p}_$r.cubin" >"$W/sass/${p}_$r.sass" 2>&1
-                rm -f "$W/sass/${p}_$r.cubin" "$W/sass/${p}_$r.cu"
+                 rm -f "$W/sass/${p}_$r.cubin" "$W/sass/${p}_$r.cu") &
+                pids+=($!)
             done
         done
     done
+    [ ${#pids[@]} = 0 ] || wait "${pids[@]}"   # (a bare wait would wait for the log's tee too)
     rm -f "$W/sass/x.tmt" "$W/sass/x.counters.json"
-) &
-sass_pid=$!
+}
+sass_pid=none
 
 pass=0; fail=0; results=()
 ok() { pass=$((pass+1)); results+=("PASS $1"); }
@@ -250,7 +255,9 @@ if [ -n "${STUDY:-}" ]; then
     echo "study done at $(elapsed) s"
 fi
 
-wait "$sass_pid" 2>/dev/null
+echo "== SASS"
+sass
+echo "SASS done at $(elapsed) s"
 tar czf "$OUT/sass.tgz" -C "$W" sass 2>/dev/null
 tar czf "$OUT/runs.tgz" -C "$W" runs raw record.txt record_all.json 2>/dev/null
 
