@@ -1,13 +1,11 @@
 /* record.cuh: per-warp event recording for CUDA kernels, in tmascope's trace format
  * (traces/FORMAT.md). Header-only CUDA C++ that needs nothing beyond the toolkit: it
- * compiles with nvcc and with NVRTC, for sm_90 (the ring is copied out with the bulk
- * copy of the TMA unit).
+ * compiles with nvcc and with NVRTC, for sm_90.
  *
  * A kernel marks what its warps do: a TMA issue, a wait, a release, the reads and the
  * math of a stage. Lane 0 of each warp writes one 16-byte record per event into the
- * warp's ring in shared memory; a full half of the ring is copied to global memory with
- * one cp.async.bulk (the warp does not wait for it), the rest at TMASCOPE_END by the
- * whole warp. Times are
+ * warp's ring in shared memory; the whole warp copies a full half of the ring to global
+ * memory (ordinary loads and streaming stores), and the rest at TMASCOPE_END. Times are
  * the SM clock (the low 32 bits of %clock64, read with the fixed-latency CS2R); each CTA
  * reads %globaltimer with its clock at its start and end, so that the host puts every
  * SM's clock on one time axis and, with CUPTI, on the kernel's. TMASCOPE_RECORD 0
@@ -216,45 +214,51 @@ __device__ __forceinline__ unsigned long long tmascope_dst(unsigned warp, unsign
     return tmascope_rec.ev + ((unsigned long long)(tmascope_cta() * nw + warp) * tmascope_rec.cap + done) * 16ull;
 }
 
-#if !TMASCOPE_RING_HOLDS_ALL
-/* Every lane, when fewer than `room` bytes are left in the current half of the ring: lane
- * 0 copies the half's records out with one bulk copy (marked for early eviction from L2;
- * the warp does not wait for it) and, before the warp writes into the other half, waits
- * until that half's earlier copy has read its source (issued half a ring ago: done).
- * Returns the other half's start. */
-__device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr, bool writer)
+/* Every lane: records [src, src + 16 n) of this warp to its buffer from record `done` on,
+ * 16 bytes per lane and record (streaming stores that nothing waits for); the first
+ * `lane` is this thread's. After a __syncwarp (lane 0's records visible). */
+__device__ __forceinline__ void tmascope_copy_out(unsigned src, unsigned n, unsigned done, unsigned warp, unsigned lane)
 {
-    const unsigned warp = tmascope_tid() >> 5, half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
-    if (writer) {
-        const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
-        unsigned done;
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
-        asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
-        const unsigned long long dst = tmascope_dst(warp, done);
-        const unsigned cap = tmascope_rec.cap;
-        if (dst && done < cap && n) {
-            const unsigned k = n < cap - done ? n : cap - done;
-            unsigned long long pol;
-            /* the ring was written through the generic proxy; the bulk copy reads it
-             * through the async proxy */
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-            asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(dst),
-                         "r"(half), "r"(16u * k), "l"(pol)
-                         : "memory");
-        }
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    const unsigned long long dst = tmascope_dst(warp, done);
+    const unsigned cap = tmascope_rec.cap;
+    for (unsigned k = lane; dst && k < n && done + k < cap; k += 32u) {
+        unsigned a, b, c, d;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(src + 16u * k)
+                     : "memory");
+        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + 16ull * k), "r"(a), "r"(b), "r"(c), "r"(d)
+                     : "memory");
     }
-    unsigned start;
+}
+
+#if !TMASCOPE_RING_HOLDS_ALL
+/* Every lane, when fewer than `records` + 1 slots are left in the current half of the
+ * ring: the warp copies the half's records to its buffer with ordinary loads and stores
+ * (no proxy fence, no bulk copy: nothing waits for the copy engine or for the stages'
+ * copies in flight) and lane 0 adds them to the warp's count. Returns the other half's
+ * start; the copied half is written again only after the other half is copied, long after
+ * these loads. A warp beyond TMASCOPE_WARPS stores nothing and stays in its half. */
+__device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr)
+{
+    const unsigned tid = tmascope_tid(), warp = tid >> 5, lane = tid & 31u;
+    const unsigned half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
+    if (warp >= TMASCOPE_WARPS)
+        return half;
+    const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
+    unsigned done, start;
+    __syncwarp();   /* lane 0's records are visible to the other lanes */
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
     asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
+    tmascope_copy_out(half, n, done, warp, lane);
+    __syncwarp();   /* every lane has read the count before lane 0 writes it */
+    if (lane == 0)
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
     return half == start ? start + TMASCOPE_RING_BYTES / 2u : start;
 }
 /* The ring check: a half closes when fewer than `records` + 1 slots are left in it. */
 #define TMASCOPE_RING_CHECK_(w, hdr, records)                                                                  \
     do {                                                                                                        \
         if (((w).p & (TMASCOPE_RING_BYTES / 2u - 1u)) >= TMASCOPE_RING_BYTES / 2u - 16u * (records))          \
-            (w).p = tmascope_close_half((w).p, (hdr), (w).writer);                                              \
+            (w).p = tmascope_close_half((w).p, (hdr));                                                          \
     } while (0)
 #endif
 
@@ -357,25 +361,9 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
         __syncwarp();   /* lane 0's records are visible to the other lanes */
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 36u + 8u * warp) : "memory");
         const unsigned n = (w.p - start) / 16u;
-        const unsigned long long dst = tmascope_dst(warp, done);
-        const unsigned cap = tmascope_rec.cap;
-        for (unsigned k = lane; dst && k < n && done + k < cap; k += 32u) {
-            unsigned a, b, c, d;
-            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-                         : "r"(start + 16u * k)
-                         : "memory");
-            asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + 16ull * k), "r"(a), "r"(b), "r"(c),
-                         "r"(d)
-                         : "memory");
-        }
-        if (lane == 0) {
-#if !TMASCOPE_RING_HOLDS_ALL
-            /* the shared memory the last half's copy reads ends with the CTA */
-            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-#endif
-            if (bound)
-                ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done + n;
-        }
+        tmascope_copy_out(start, n, done, warp, lane);
+        if (lane == 0 && bound)
+            ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done + n;
     } else if (lane == 0 && bound) {
         /* a warp beyond TMASCOPE_WARPS: recorded nothing, says so */
         ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = 0xffffffffu;
