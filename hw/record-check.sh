@@ -48,6 +48,7 @@ drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)
 {
     echo "{\"gpu\":\"$gpu\",\"driver\":\"$drv\",\"cuda\":\"$(nvcc --version | tail -n1)\","
     echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\",\"commit\":\"${COMMIT:-unknown}\","
+    echo " \"corpus_stride\":${CORPUS_STRIDE:-1},"
     [ -n "$OLD" ] && echo " \"old_commit\":\"${OLD_COMMIT:-unknown}\",\"old_corpus\":\"every ${OLD_STRIDE:-4}th description\","
     echo " \"examples\":\"tmahw run EXAMPLE --reps $REPS --no-counters --trace-ctas 8 --format json\","
     echo " \"corpus\":\"tmahw run DESC --reps $CORPUS_REPS --no-counters --trace-ctas 1 --format json --gpu-lock LOCK\","
