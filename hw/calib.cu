@@ -40,6 +40,7 @@ struct ctx {
     std::vector<entry> out;
     std::vector<std::string> failed;
     double ghz = 1.98;
+    double tma_sm = 0;      /* tma_bytes_per_ns_sm when tma_fill ran before */
     int sms = 132;
     u64 *dout = NULL;       /* device buffer for the kernels' clocks */
     std::vector<u64> hout;  /* its host copy */
@@ -311,6 +312,7 @@ int fill_shapes(ctx &c, void *big)
             best = std::max(best, quantile(rs, 0.5));
             rp += fmt("%s%d warps x %u KiB %.0f", k ? ", " : "", warps[k], rows[k] / 4, quantile(rs, 0.5));
         }
+        c.tma_sm = best;
         add1(c, "tma_fill", "tma_bytes_per_ns_sm", "B/ns", true, best,
              fmt("one CTA on one SM, lane 0 of 8-32 warps with one box each in flight (128 KiB) from L2: the most "
                  "bytes per ns (%s); a lower bound of the SM's rate where the threads' per-box time still binds",
@@ -932,6 +934,149 @@ int b_wgmma_load(ctx &c, void *big)
     return 0;
 }
 
+/* ---- l2share: L2 reads shared by several SMs (ck_l2_share) ---- */
+
+struct share_res {
+    double agg, lat_ns;   /* the GPU's bytes per ns; a step's issue to seen complete, median over CTAs */
+};
+
+int share_run(ctx &c, const CUtensorMap &ma, const CUtensorMap &mb, int warps, int stages, ck_share a, ck_share b,
+              share_res *r)
+{
+    const u32 step = a.bytes + b.bytes;
+    const int n = (int)std::max(8u, (16u << 20) / ((u32)warps * step));   /* 16 MiB per SM */
+    ck_l2_share<<<c.sms, 32 * warps, (size_t)warps * stages * step + 1024>>>(ma, mb, n, stages, a, b, c.dout);
+    if (fetch(c, 4 * (size_t)c.sms))
+        return -1;
+    u64 g0 = ~0ull, g1 = 0;
+    std::vector<double> lat;
+    for (int k = 0; k < c.sms; k++) {
+        g0 = std::min(g0, c.hout[4 * k]);
+        g1 = std::max(g1, c.hout[4 * k + 1]);
+        lat.push_back((double)c.hout[4 * k + 3] / n / c.ghz);
+    }
+    r->agg = (double)c.sms * warps * n * step / (double)(g1 - g0);
+    r->lat_ns = quantile(lat, 0.5);
+    return 0;
+}
+
+/* `reps` runs of one configuration: the medians of the rate and of the latency */
+int share_point(ctx &c, const CUtensorMap &ma, const CUtensorMap &mb, int warps, int stages, ck_share a, ck_share b,
+                int reps, std::vector<double> *rates, double *lat_ns)
+{
+    std::vector<double> lat;
+    for (int rep = 0; rep < reps; rep++) {
+        share_res r;
+        if (share_run(c, ma, mb, warps, stages, a, b, &r))
+            return -1;
+        rates->push_back(r.agg);
+        lat.push_back(r.lat_ns);
+    }
+    *lat_ns = quantile(lat, 0.5);
+    return 0;
+}
+
+/* Operand boxes of `rows` 128-byte rows (128B swizzle, as the GEMM's), a footprint of
+ * `foot` bytes, read alike by the CTAs of groups of `share` consecutive CTAs. */
+ck_share share_of(const ctx &c, u32 rows, u32 share, size_t foot)
+{
+    ck_share s = {rows * 128, rows, share, (u32)((c.sms + share - 1) / share), (long long)(foot / (rows * 128))};
+    return s;
+}
+
+/* The GPU's L2 read rate when groups of G SMs read the same boxes at about the same time
+ * (the GEMM's operand tiles: 8 to 16 SMs load each A and B tile of a wave), all data in L2:
+ * by G, box bytes and bytes in flight per SM; then the GEMM's own pattern of loads without
+ * its math. */
+int b_l2share(ctx &c, void *big)
+{
+    const u32 gs[] = {1, 2, 4, 8, 16, 32, 132}, rows[] = {64, 128, 256};
+    const size_t foot = 8u << 20;
+    CUtensorMap m[3], mb;
+    for (int k = 0; k < 3; k++)
+        if (encode_rows(c, big, 32, (512ull << 20) / 128, rows[k], &m[k], CU_TENSOR_MAP_SWIZZLE_128B))
+            return -1;
+    if (encode_rows(c, (char *)big + (512ull << 20), 32, (512ull << 20) / 128, 256, &mb, CU_TENSOR_MAP_SWIZZLE_128B))
+        return -1;
+    CK(cudaFuncSetAttribute(ck_l2_share, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    const ck_share none = {0, 1, 1, 1, 1};
+    share_res warm;
+    if (share_run(c, m[1], m[1], 4, 2, share_of(c, 128, 1, foot), none, &warm))
+        return -1;
+    /* 1: G x box bytes, 4 issuing warps per SM with 128 KiB in flight */
+    for (int gi = 0; gi < 7; gi++) {
+        std::vector<double> best;
+        std::string pts;
+        for (int k = 0; k < 3; k++) {
+            std::vector<double> r;
+            double lat;
+            const int stages = (int)std::max(1u, 32u * 1024u / (rows[k] * 128));
+            if (share_point(c, m[k], m[k], 4, stages, share_of(c, rows[k], gs[gi], foot), none, 5, &r, &lat))
+                return -1;
+            pts += fmt("%s%u KiB %.0f (%.0f ns)", k ? ", " : "", rows[k] / 8, quantile(r, 0.5), lat);
+            if (best.empty() || quantile(r, 0.5) > quantile(best, 0.5))
+                best = r;
+        }
+        const bool param = gs[gi] <= 32;
+        add(c, "l2share", param ? fmt("l2_share_g%u_bytes_per_ns", gs[gi]).c_str() : "l2_share_all_bytes_per_ns", "B/ns",
+            param, best,
+            fmt("%d CTAs (one per SM), lane 0 of 4 warps each keeping 128 KiB / 4 of TMA loads in flight from an 8 MiB "
+                "footprint in L2 (128-byte rows, 128B swizzle), groups of %u consecutive CTAs reading the same boxes in "
+                "the same order: bytes per ns of the whole GPU, the most over the box sizes (box: B/ns (a load's issue "
+                "to seen complete): %s), 5 launches each",
+                c.sms, gs[gi], pts.c_str()));
+    }
+    /* 2: bytes in flight per SM, 16 KiB boxes, one issuing thread (the GEMM producer's) or 4 warps */
+    const u32 gin[] = {1, 8, 16};
+    for (int gi = 0; gi < 3; gi++)
+        for (int w = 1; w <= 4; w += 3) {
+            std::string pts;
+            for (int st = 1; st <= (w == 1 ? 12 : 3); st += (st < 4 ? 1 : st < 8 ? 2 : 4)) {
+                std::vector<double> r;
+                double lat;
+                if (share_point(c, m[1], m[1], w, st, share_of(c, 128, gin[gi], foot), none, 3, &r, &lat))
+                    return -1;
+                pts += fmt("%s%d KiB %.0f (%.0f ns)", pts.empty() ? "" : ", ", 16 * w * st, quantile(r, 0.5), lat);
+            }
+            add1(c, "l2share", fmt("l2_share_inflight_g%u_w%d", gin[gi], w).c_str(), "-", false, 0,
+                 fmt("groups of %u CTAs reading the same 16 KiB boxes, lane 0 of %d warp%s per SM: bytes per ns of the "
+                     "whole GPU by bytes in flight per SM (a load's issue to seen complete): %s",
+                     gin[gi], w, w > 1 ? "s" : "", pts.c_str()));
+        }
+    /* 3: the GEMM's loads without its math: one thread, stages of an A box (16 KiB, shared by
+     * the CTAs of one M row of a group of 8: every 8th CTA) and a B box (32 KiB, shared by 8
+     * consecutive CTAs); the same with no CTA sharing a box */
+    for (int shared = 1; shared >= 0; shared--) {
+        std::string pts;
+        std::vector<double> per_stage;
+        for (int st = 2; st <= 4; st++) {   /* 4 x 48 KiB: the most shared memory takes */
+            ck_share a = {16384, 128, 1, shared ? 8u : (u32)c.sms, (long long)((8u << 20) / 16384)};
+            ck_share b = {32768, 256, shared ? 8u : 1u, shared ? (u32)((c.sms + 7) / 8) : (u32)c.sms,
+                          (long long)((16u << 20) / 32768)};
+            std::vector<double> r;
+            double lat;
+            if (share_point(c, m[1], mb, 1, st, a, b, 3, &r, &lat))
+                return -1;
+            pts += fmt("%s%d stages %.0f (%.0f ns)", pts.empty() ? "" : ", ", st, quantile(r, 0.5), lat);
+            per_stage.push_back(c.sms * 49152.0 / quantile(r, 0.5));
+        }
+        if (shared && c.tma_sm > 0)
+            add1(c, "l2share", "gemm_step_ns", "ns", true, quantile(per_stage, 0.5) - 49152.0 / c.tma_sm,
+                 fmt("the GEMM's loads below with 2-4 stages in flight: %.1f ns per stage (median), whatever is in "
+                     "flight: one thread's stages complete one after another; less the stage's 48 KiB at "
+                     "tma_bytes_per_ns_sm (%.1f B/ns, tma_fill)",
+                     quantile(per_stage, 0.5), c.tma_sm));
+        add1(c, "l2share", shared ? "l2_share_gemm_pattern" : "l2_share_gemm_unshared", "-", false, 0,
+             fmt("one thread per SM loading stages of an A box of 16 KiB and a B box of 32 KiB on one barrier from "
+                 "24 MiB in L2, %s: bytes per ns of the whole GPU by stages in flight (a stage's issue to seen "
+                 "complete): %s",
+                 shared ? "A shared by every 8th CTA, B by 8 consecutive CTAs (the 8192^3 GEMM's group_m 8 walk)"
+                        : "no two CTAs reading the same box",
+                 pts.c_str()));
+    }
+    return 0;
+}
+
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -1350,19 +1495,19 @@ void usage(FILE *f)
             "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
             "add reduction; bar.sync; cluster remote arrive, alone and by warps per SM; kernel launch\n"
             "overhead and CTA start\n"
-            "spread; resident clusters.\n"
+            "spread; resident clusters; L2 reads shared by several SMs (l2share).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch place stas wgmma wgmma_load\n"
+            "                 clusters ifetch place stas wgmma wgmma_load l2share\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load"};
+                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share"};
 
 } // namespace
 
@@ -1399,7 +1544,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         if (k == run.size()) {
             fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
                             "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch, place, stas, wgmma, wgmma_load)\n",
+                            "clusters, ifetch, place, stas, wgmma, wgmma_load, l2share)\n",
                     (int)n, p);
             return EXIT_BAD;
         }
@@ -1446,7 +1591,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b_clusters(c);
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

@@ -162,6 +162,63 @@ __global__ void ck_tma_fill(const __grid_constant__ CUtensorMap m, const __grid_
     }
 }
 
+/* One operand of ck_l2_share: boxes of `bytes` (`rows` rows of the map), and which CTAs read
+ * the same ones: CTA c is in group (c / div) mod groups. */
+struct ck_share {
+    u32 bytes, rows, div, groups;
+    long long boxes;
+};
+
+/* Shared L2 reads: lane 0 of each warp keeps `stages` steps in flight (a ring of full
+ * barriers), a step being one box of map a and, when b.bytes, one box of map b on the same
+ * barrier, as the GEMM's producer loads a stage. Step j of warp w in CTA c reads box
+ * ((j x warps + w) x groups + group of c) mod boxes of each operand: the CTAs of one group
+ * read the same boxes in the same order at about the same time. out per CTA: globaltimer
+ * at start and end, warp 0's clock span, and the sum of its steps' issue-to-seen-complete
+ * clocks (the wait for step j starts right after the issue of step j + stages - 1). */
+__global__ void ck_l2_share(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb, int n,
+                            int stages, ck_share a, ck_share b, u64 *out)
+{
+    extern __shared__ unsigned char smem[];
+    __shared__ __align__(8) u64 bars[64];   /* warps x stages <= 64 */
+    __shared__ u32 issued[64];
+    const u32 warp = threadIdx.x >> 5, nw = blockDim.x >> 5, step = a.bytes + b.bytes;
+    if (threadIdx.x & 31)
+        return;
+    const u32 base = ck_align1k(smem) + warp * (u32)stages * step;
+    u64 *wb = bars + warp * (u32)stages;
+    u32 *wi = issued + warp * (u32)stages;
+    for (int s = 0; s < stages; s++)
+        ck_bar_init(ck_sa(&wb[s]), 1);
+    const long long ga = (blockIdx.x / a.div) % a.groups, gb = (blockIdx.x / b.div) % b.groups;
+    auto issue = [&](int j, int s) {
+        const long long k = (long long)j * nw + warp;
+        wi[s] = (u32)ck_clk();
+        ck_expect(ck_sa(&wb[s]), step);
+        ck_tma_load(base + (u32)s * step, &ma, 0, (int)(((k * a.groups + ga) % a.boxes) * a.rows), ck_sa(&wb[s]));
+        if (b.bytes)
+            ck_tma_load(base + (u32)s * step + a.bytes, &mb, 0, (int)(((k * b.groups + gb) % b.boxes) * b.rows),
+                        ck_sa(&wb[s]));
+    };
+    u64 g0 = ck_gtm(), c0 = ck_clk(), lat = 0;
+    for (int j = 0; j < stages && j < n; j++)
+        issue(j, j);
+    for (int j = 0; j < n; j++) {
+        const int s = j % stages;
+        ck_wait(ck_sa(&wb[s]), (u32)(j / stages) & 1u);
+        lat += (u32)ck_clk() - wi[s];
+        if (j + stages < n)
+            issue(j + stages, s);
+    }
+    u64 c1 = ck_clk(), g1 = ck_gtm();
+    if (warp == 0) {
+        out[4 * blockIdx.x] = g0;
+        out[4 * blockIdx.x + 1] = g1;
+        out[4 * blockIdx.x + 2] = c1 - c0;
+        out[4 * blockIdx.x + 3] = lat;
+    }
+}
+
 /* Ends a timed span after `dep` is available: a warp issues in order, so the clock read
  * after a volatile store of dep waits for every load or instruction dep depends on. */
 __device__ __forceinline__ u64 ck_clk_after(u32 dep, u32 *sink)

@@ -360,11 +360,7 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
               g->rd_trans ? ".trans" : "");
     sb_printf(&b, "#define RD_PROBE %d\n#define RD_TENSOR %u\n#define RD_SHARE %u\n#define RD_N %u\n#define RD_REPEAT %u\n",
               g->rd_probe, g->rd_tensor, g->rd_share, g->rd_n, g->rd_repeat);
-    /* independent mma accumulator chains: 4 keep one warp's tensor pipe busy; 2 where the
-     * registers left per thread by ctas_per_sm resident CTAs are under 64 (the accumulators
-     * would spill, and that many warps keep the pipe busy with 2) */
-    const uint32_t regs_left = 65536u / (g->nwarps * 32u * d->ctas_per_sm) / 8u * 8u;
-    sb_printf(&b, "#define MMA_CHAINS %u\n", regs_left >= 64u ? 4u : 2u);
+    sb_printf(&b, "#define MMA_CHAINS %u\n", pipe_plan_mma_chains(d));
     sb_printf(&b, "#define MATH %d /* %s */\n#define MATH_N %llu\n", (int)d->math, pipe_math_name(d->math),
               (unsigned long long)(d->math == PIPE_MATH_MMA ? d->math_amount / PIPE_MMA_FLOPS_PER_INSTR : d->math_amount));
     sb_printf(&b, "#define STORE_EVERY %u\n#define ST_ROWS %u\n", g->stores_per_cta ? d->store_every : 0u,

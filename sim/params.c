@@ -10,6 +10,9 @@
 #define P(field) offsetof(pipe_params, field)
 #define H100_CAL "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), "
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
+#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, corpus-seed2; recorded on 2026-11-25, 179 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -19..+12%, p10..p90): one instruction takes one issue slot of its sub-partition. "
+#define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, corpus-seed2; commit 6bd87af): the 20 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 584 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -133, p90 +143 ns): "
+#define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -40,18 +43,20 @@ static const params_info table[] = {
      H100_CAL "mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
      H100_CAL "mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
-    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 632, "cycles",
-     "measured: traces/h200/corpus-fit-stalls, the 14 cp_async descriptions of the fit half at one CTA per SM: a "
-     "warp's prologue copy steps (cpasync_issue to its next, no wait between; 423-11966 ns) against its cp.async "
-     "trips per step (1-36): least squares with one intercept per kind of step, 319 ns = 632 cycles per trip (each "
-     "trip reads its chunk's offsets from a __device__ table and computes its tensor's tile address, "
-     "hw/run_kernel.cuh copy_share; residuals -405..+203 ns, the largest where a warp's share reaches two tensors; "
-     "traces/h100/pipelines/cpasync_multistage.tmt: 8 trips in 2.72 us, 411 + 8 x 319 = 2.96 us)"},
-    {"ldgsts_step_ns", P(ldgsts_step_ns), 411, "ns",
-     "measured: traces/h200/corpus-fit-stalls, the same 14 prologues: the intercept of the mbarrier steps, a step's time besides its trips (the "
-     "cp.async.mbarrier.arrive of every lane and the counted .noinc arrive after a warp barrier)"},
-    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 118, "ns",
-     "measured: traces/h200/corpus-fit-stalls, the same 14 prologues: the intercept of the commit-group steps (cp.async.commit_group, no arrive)"},
+    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 18, "cycles",
+     COPY_STEPS "per trip of 32 cp.async (each lane: its chunk's 16-byte table entry, a select of the "
+     "tensor's tile base, the cp.async): 9.3 ns = 18 cycles"},
+    {"ldgsts_step_ns", P(ldgsts_step_ns), 483, "ns",
+     COPY_STEPS "the intercept of the mbarrier steps, a step's time besides its trips and tile addresses "
+     "(the cp.async.mbarrier.arrive of every lane, the counted .noinc arrive after a warp barrier, the events)"},
+    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 253, "ns",
+     COPY_STEPS "the intercept of the commit-group steps (cp.async.commit_group, no arrive; traces/h200/pipelines/"
+     "cpasync_wait_prior.tmt's second prologue steps, median 581 ns over 32 warps, less their 8 trips and one "
+     "tensor: 310)"},
+    {"tile_address_ns", P(tile_address_ns), 197, "ns",
+     COPY_STEPS "per tensor of the stage: the copy loop's tile base in global memory (hw/run_kernel.cuh "
+     "tile_bases: the tile's coordinates by division from its id, then their strides), once per step of the "
+     "cp.async and the st.async loops"},
     {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1.014, "cycles",
      H100_CAL "lds: 32 warps per SM issuing conflict-free ld.shared.v4 (4 wavefronts): 129.8 cycles per instruction per warp / 128 wavefronts; 16 warps of 32-way conflicting loads: 1.003"},
     {"lsu_issue_cycles", P(lsu_issue_cycles), 7.07, "cycles",
@@ -70,6 +75,12 @@ static const params_info table[] = {
      H100_CAL "barsync: bar.sync of every warp of a CTA, one CTA per SM: the median over 4, 8, 16, 32 warps (10.1, 14.1, 22.2, 38.4 ns)"},
     {"cta_launch_spread_ns", P(cta_launch_spread_ns), 96, "ns",
      H100_CAL "launch: a 132-CTA launch of CTAs spinning 20 us: first to last CTA start on globaltimer"},
+    {"cta_overhead_ns", P(cta_overhead_ns), 1568, "ns",
+     "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, corpus-seed2; commit "
+     "6bd87af), the 103 kernels whose traced CTA spans less than 100 us: the median CTA's time (globaltimer at "
+     "each CTA's start and end, NAME.json cta_ns_p50) less the traced CTA's span from its first to its last "
+     "event: median 1568 ns (p25 1058, p75 2600; test half 1536): the generated kernel's barrier and table "
+     "set-up before its pipeline and its final waits after it (scripts/cta-overhead.py)"},
     {"mma_latency_cycles", P(mma_latency_cycles), 27.3, "cycles",
      "measured: traces/h100/pipelines/compute_bound.tmt, math span 14172 ns for 4096 mma.sync.m16n8k16 per warp "
      "in 4 independent accumulator chains (hw/run_kernel.cuh MATH 2), one warp per sub-partition: "
@@ -89,10 +100,12 @@ static const params_info table[] = {
      H100_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
     {"consume_step_ns", P(consume_step_ns), 343, "ns",
      "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the stage is already full (no stall): median 350 ns (p10 349, 1008 steps of CTAs 0-7), less arrive_ns (6.7, tmahw calibrate): the generated consume loop (hw/run_kernel.cuh: release, deferred event stores, the non-blocking test_wait probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b and _none 275, cluster2_multicast 719. The commit-group loop (math end to the next cpasync_issue median 42 ns) has no mbarrier step and does not get it. Includes the recording's share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
-    {"stas_trip_ns", P(stas_trip_ns), 571, "ns",
-     "measured: traces/h100/pipelines/stasync_cluster.tmt, the producer's copy of a 4 KB stage (tma_flight, "
-     "median 4568 ns over 64 stages) is 8 trips of 16 B per lane, each a dependent ld.global from DRAM then "
-     "st.async (hw/run_kernel.cuh MODE 3): 571 ns per trip; data from DRAM (l2_hit 0) only"},
+    {"stas_trip_ns", P(stas_trip_ns), 133, "ns",
+     "measured: tmahw calibrate --only stas on the H200 (traces/h200/calibration/stas.params, 2026-11-24 22:32 UTC; "
+     "the H100's SMs are the same design, not measured): one producer warp per SM, clusters of 2, rows of 128 bytes "
+     "from DRAM: 133 ns per trip of 32 lanes x 16 bytes (a load, then st.async to the peer; 512-byte rows 182, "
+     "64-byte 151). The generated loop's trip in traces/h200/pipelines/stasync_cluster.tmt (2026-11-25): 958 ns "
+     "per 8-trip stage, 120 ns a trip"},
     {"l2_reuse_bytes", P(l2_reuse_bytes), 47.6e6, "bytes",
      H100_CAL "tma_fill: the GPU's TMA read rate by the footprint its 132 CTAs cycle through (8-32 MiB: 7.6-7.7 TB/s, 40: 6.0, 48: 5.0, 64: 3.8, 96: 3.5; DRAM 2.8): where it falls half way to the DRAM rate"},
     {"clusters4_at1", P(clusters4_at1), 30, "clusters",
@@ -107,8 +120,10 @@ static const params_info table[] = {
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 1 CTA per SM (the generated kernels: the same)"},
     {"clusters16_at8", P(clusters16_at8), 58, "clusters",
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
-    {"read_issue_cycles", P(read_issue_cycles), 6, "cycles", "estimate: ld.shared plus the checksum fold of its registers; fit on the corpus fit half"},
-    {"step_issue_cycles", P(step_issue_cycles), 120, "cycles", "estimate: the consume step's instructions; fit on the corpus fit half"},
+    {"read_issue_cycles", P(read_issue_cycles), 3.10, "cycles",
+     INSTR_COUNT "per shared-memory read instruction with its checksum fold: 3.10 (test half 3.50)"},
+    {"step_issue_cycles", P(step_issue_cycles), 98, "cycles",
+     INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 98 (test half 107); a commit-group step: 32 (test half 45), group_step_issue_cycles"},
     {"ffma_unrolled_cycles", P(ffma_unrolled_cycles), 1.047, "cycles",
      "measured: tmahw calibrate --only ifetch on the H200 (traces/h200/calibration/ifetch.params, 2026-11-24 20:40 UTC; not yet on an H100, whose SMs are the same design): ifetch: the generated FFMA block fully unrolled (8 KiB of code), one warp per sub-partition: cycles per FFMA (the looped block of ffma_cycles pays its loop's branch besides)"},
     {"ffma_unrolled_smsp_cycles", P(ffma_unrolled_smsp_cycles), 1.010, "cycles",
@@ -129,11 +144,17 @@ static const params_info table[] = {
      "for CTAs that only spin (CUPTI duration less the CTAs' first start to last end); the rest is the generated "
      "kernels' own start and end (mbarrier init, tables, cluster sync, the final store wait), not yet a mechanism "
      "of the model; the traced CTA 0 starts a median 0.5 us (H100) / 1.0 us (H200) after the kernel's start"},
-    {"produce_issue_cycles", P(produce_issue_cycles), 60, "cycles",
-     "estimate: the producer's instructions of one stage (wait probe, expect_tx, copies, events); fit on the corpus fit half"},
-    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 320, "cycles",
-     "estimate: one trip of the cp.async copy loop (its chunk table load, tile offset arithmetic and the "
-     "cp.async); chosen from 16-640 on the corpus fit half (traces/h100/corpus, traces/h200/corpus): 320"},
+    {"produce_issue_cycles", P(produce_issue_cycles), 182, "cycles",
+     INSTR_COUNT "per tensor of a producing step (TMA producer, cp.async and st.async copy loops): the tile's "
+     "coordinates by division from its id and its address, 182 (test half 171); the step besides its tensors "
+     "adds none that the fit can tell apart (negative when given its own term)"},
+    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 16.9, "cycles",
+     INSTR_COUNT "per trip of the cp.async copy loop (32 lanes' chunks): 16.9 (test half 16.9)"},
+    {"group_step_issue_cycles", P(group_step_issue_cycles), 32, "cycles",
+     INSTR_COUNT "per commit-group consumer step outside its reads and math (cp.async.wait_group, the next copy's "
+     "commit, events, loop): 32 (test half 45)"},
+    {"stas_slot_cycles", P(stas_slot_cycles), 13.9, "cycles",
+     INSTR_COUNT "per trip of the st.async copy loop (32 lanes' 16-byte load and st.async): 13.9 (test half 9.5)"},
     {"lsu_bytes_per_cycle_smsp", P(lsu_bytes_per_cycle_smsp), 29.3, "B/cycle",
      H100_CAL "lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
     {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.1, "B/ns",
@@ -154,10 +175,36 @@ static const params_info table[] = {
      "~40 ms, 3 launches: median 1.805 GHz (1.753..1.813) where FFMA chains run at 1.98 (clock_ghz). H100: the "
      "H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per cycle per "
      "SM at 1.83 GHz)"},
-    {"l2_many_bytes_per_ns", P(l2_many_bytes_per_ns), 9177, "B/ns",
-     WGMMA_LOAD "wgmma_load: 132 CTAs, lane 0 of 4 warps each keeping 3 TMA loads of 16 KiB in flight through an "
-     "8 MiB footprint: bytes per ns of the whole GPU (one issuing thread per SM: 7824, l2_bytes_per_ns, which one "
-     "thread's copy rate limits). Used by the GEMM producer's copies. H100: the H200's value (the same L2 design)"},
+    {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 1 SM reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 9186, 16 KiB 9205, 32 KiB 9678; 16 KiB boxes with 64 / 192 KiB in flight per SM: 9226 / 9154, and one issuing thread per SM: 6678 whatever is in flight: L2's own limit). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g2_bytes_per_ns", P(l2_share_bytes_per_ns[1]), 16624, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 2 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12987, 16 KiB 16620, 32 KiB 16624). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g4_bytes_per_ns", P(l2_share_bytes_per_ns[2]), 19060, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 4 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12984, 16 KiB 19060, 32 KiB 16975). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g8_bytes_per_ns", P(l2_share_bytes_per_ns[3]), 19522, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 8 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12977, 16 KiB 19522, 32 KiB 17220; 16 KiB boxes with 64 / 128 / 192 KiB in flight per SM: 12286 / 19773 / 24620, the last the SMs' own TMA rate: from 4 readers on the bytes in flight bind, not L2). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g16_bytes_per_ns", P(l2_share_bytes_per_ns[4]), 19348, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 16 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12977, 16 KiB 19348, 32 KiB 17215; 192 KiB in flight: 24403). H100: the H200's value (not measured on an H100)"},
+    {"l2_share_g32_bytes_per_ns", P(l2_share_bytes_per_ns[5]), 19478, "B/ns",
+     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
+     "from 8 MiB in L2, groups of 32 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
+     "the box sizes (8 KiB 12979, 16 KiB 19478, 32 KiB 17164; all 132 SMs reading the same boxes: 20646). H100: the H200's value (not measured on an H100)"},
+    {"gemm_step_ns", P(gemm_step_ns), 209, "ns",
+     L2SHARE "the GEMM's loads without its math (one thread per SM, stages of a 16 KiB A box shared by every 8th CTA "
+     "and a 32 KiB B box shared by 8 consecutive CTAs, 24 MiB in L2): 14670 B/ns with 2, 3 or 4 stages in flight, "
+     "442.3 ns per stage whatever is in flight; less the stage's 48 KiB at the same run's tma_bytes_per_ns_sm "
+     "(210.6 B/ns): 209.0 ns. One thread's 16 KiB boxes alone: 323 ns per box whatever is in flight. H100: the H200's "
+     "value"},
     {"expect_tx_alone_ns", P(expect_tx_alone_ns), 3.99, "ns",
      H100_CAL "mbarrier: lane 0, 256 mbarrier.arrive.expect_tx, warp time each (the H200: 3.99 as well): the GEMM "
      "producer's per-stage arrive (expect_tx_ns is the generated pipeline producer's time to its first copy)"},

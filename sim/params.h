@@ -16,6 +16,9 @@
 extern "C" {
 #endif
 
+/* l2_share_bytes_per_ns[k] is the rate with 1 << k SMs reading each box */
+#define PARAMS_L2_SHARE_POINTS 6
+
 typedef struct pipe_params {
     double sm_count;               /* SMs */
     double clock_ghz;              /* SM clock under load */
@@ -31,6 +34,7 @@ typedef struct pipe_params {
     double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
     double ldgsts_step_ns;         /* warp time of an mbarrier copy step besides its cp.async trips */
     double ldgsts_group_step_ns;   /* the same for a commit-group copy step */
+    double tile_address_ns;        /* a copy loop's step: per tensor, the tile's global address */
     double smem_cycles_per_wavefront; /* shared-memory port cycles per wavefront */
     double lsu_issue_cycles;       /* warp cycles per shared-memory instruction issue */
     double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */
@@ -39,6 +43,7 @@ typedef struct pipe_params {
     double reduce_latency_ns;      /* TMA reduction (cp.reduce.async.bulk.tensor) issue -> wait_group returns */
     double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
     double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
+    double cta_overhead_ns;        /* a CTA's start and end outside its pipeline's events */
     double barsync_ns;             /* bar.sync (__syncthreads): last arrival -> the waiting warps run */
     /* calibrated against traces/h100/pipelines */
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
@@ -54,8 +59,10 @@ typedef struct pipe_params {
     double clusters4_at1, clusters4_at8, clusters8_at1, clusters8_at8, clusters16_at1, clusters16_at8;
     /* issue slots a warp takes from its sub-partition (one instruction per cycle shared by
      * every warp on it): per shared-memory read instruction with its checksum fold, per
-     * consume step outside reads and math, per cp.async of the copy loop */
-    double read_issue_cycles, step_issue_cycles, ldgsts_slot_cycles, produce_issue_cycles;
+     * consume step outside reads and math, per trip of the cp.async and st.async copy
+     * loops, per tensor of a producing step */
+    double read_issue_cycles, step_issue_cycles, group_step_issue_cycles, ldgsts_slot_cycles, stas_slot_cycles;
+    double produce_issue_cycles;
     double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
     double lsu_bytes_per_cycle_smsp; /* bytes a sub-partition's shared loads return to one warp per cycle */
     double ldgsts_bytes_per_ns_sm; /* cp.async and ld.global bytes one SM takes in per ns */
@@ -70,9 +77,15 @@ typedef struct pipe_params {
      * return, and the SM clock while every SM's tensor pipe is busy (the pipe's cycles run at
      * it) */
     double wgmma_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
-    /* the GPU's L2 read rate when the SMs' copies are not limited by one issuing thread, and
-     * one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
-    double l2_many_bytes_per_ns, expect_tx_alone_ns;
+    /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
+    double expect_tx_alone_ns;
+    /* the GEMM producer thread's time per stage beyond its bytes at tma_bytes_per_ns_sm: one
+     * thread's stages of copies complete one after another */
+    double gemm_step_ns;
+    /* the GPU's L2 read rate for TMA loads of data in L2 when each box is read by a group of
+     * 1, 2, 4, 8, 16 or 32 SMs at about the same time: the GEMM
+     * operands' copies, each tile of which 8-16 SMs load */
+    double l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS];
 } pipe_params;
 
 typedef struct params_info {

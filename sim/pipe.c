@@ -37,6 +37,14 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
         schedule_warp(s, c * per + k, s->now);
 }
 
+/* A CTA's own start and end outside its pipeline (barrier and table set-up, the final
+ * waits and stores), paid by every CTA after the first wave (the kernel's overhead holds
+ * the first wave's). */
+static int64_t turnover_ps(const sim *s)
+{
+    return (int64_t)(s->p->cta_overhead_ns * 1000.0);
+}
+
 /* A CTA's slot is free when it ends: a CTA of the next wave takes it. A cluster is
  * co-scheduled: the next cluster starts, on the SMs of the one that left, when the last
  * CTA of that cluster has ended. */
@@ -48,7 +56,7 @@ void cta_finished(sim *s, uint32_t cta)
     int64_t saved = s->now;
     if (d->cluster == 1) {
         if (s->next_cta < d->ctas) {
-            s->now = s->cta[cta].end > s->now ? s->cta[cta].end : s->now;
+            s->now = (s->cta[cta].end > s->now ? s->cta[cta].end : s->now) + turnover_ps(s);
             cta_start(s, s->next_cta++, sm);
         }
         s->now = saved;
@@ -63,7 +71,7 @@ void cta_finished(sim *s, uint32_t cta)
     }
     if (left || s->next_cta >= d->ctas)
         return;
-    s->now = end;
+    s->now = end + turnover_ps(s);
     for (uint32_t k = 0; k < d->cluster && s->next_cta < d->ctas; k++)
         cta_start(s, s->next_cta++, s->cta[base + k].sm);
     s->now = saved;
@@ -125,8 +133,10 @@ static int sim_alloc(sim *s, err_info *e)
     if (s->sms < 1)
         s->sms = 1;
     s->ps_per_cycle = 1000.0 / p->clock_ghz;
-    for (uint32_t t = 0; t < d->ntensors; t++)
+    for (uint32_t t = 0; t < d->ntensors; t++) {
         s->l2_hit[t] = pipe_l2_hit(d, t, p);
+        s->l2_readers[t] = d->math == PIPE_MATH_WGMMA ? pipe_gemm_readers(d, t ? WG_B : WG_A) : 1;
+    }
     size_t heap_cap = (size_t)d->ctas * (per + (size_t)d->stages * (d->ntensors * d->cluster + per) + 4) + 64;
     s->h.v = malloc(heap_cap * sizeof *s->h.v);
     s->h.cap = heap_cap;

@@ -72,6 +72,10 @@ double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p);
 /* The fraction of tensor t's loaded bytes that L2 serves: the description's l2_hit when
  * given, else derived from the tiles the CTAs load in turn and the L2 capacity for reuse. */
 double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p);
+/* The GPU's L2 read rate (B/ns) for bytes that `readers` SMs read at about the same time:
+ * the measured l2_share_bytes_per_ns points, linear in log2 of the readers between them,
+ * the last point past 32. */
+double pipe_l2_share_rate(const pipe_params *p, double readers);
 
 #ifdef __cplusplus
 }

@@ -37,12 +37,32 @@ int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips)
 {
     *trips = copy_trips(s->d, w->consumer_rank);
     double step = s->d->cpasync_groups ? s->p->ldgsts_group_step_ns : s->p->ldgsts_step_ns;
+    step += s->d->ntensors * s->p->tile_address_ns;
     return (int64_t)(step * 1000 + *trips * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
 }
 
+/* The issue slots of a warp's cp.async copy step: its trips and its tensors' tile addresses. */
+double copy_step_slots(const sim *s, uint32_t trips)
+{
+    return trips * s->p->ldgsts_slot_cycles + s->d->ntensors * s->p->produce_issue_cycles;
+}
+
+double pipe_l2_share_rate(const pipe_params *p, double readers)
+{
+    /* between the measured group sizes 1, 2, 4, ... 32: linear in log2 of the readers */
+    double x = readers > 1 ? log2(readers) : 0;
+    const double last = PARAMS_L2_SHARE_POINTS - 1;
+    if (x >= last)
+        return p->l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS - 1];
+    int k = (int)x;
+    double f = x - k;
+    return p->l2_share_bytes_per_ns[k] * (1 - f) + p->l2_share_bytes_per_ns[k + 1] * f;
+}
+
 /* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the
- * L2 and DRAM shares of the whole GPU, then the latency. */
-int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma)
+ * L2 and DRAM shares of the whole GPU, then the latency. l2_readers: for the GEMM's copies,
+ * how many SMs read the same bytes at about the same time (1 for stores). */
+int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers)
 {
     const pipe_params *p = s->p;
     int64_t t = start;
@@ -63,10 +83,11 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
     double l2_ps = bytes * l2_hit * 1000.0 / p->l2_bytes_per_ns;
     int64_t served;
     if (s->gemm) {
-        /* the GEMM's copies: every byte crosses L2 to the SM at the L2's rate, the misses
-         * come from DRAM at the same time (two queues, the slower decides) */
+        /* the GEMM's copies: every byte crosses L2 to the SM at the L2's rate for bytes that
+         * many SMs read at once, the misses come from DRAM at the same time (two queues,
+         * the slower decides) */
         int64_t l2 = t > s->l2_free ? t : s->l2_free;
-        l2_ps = bytes * 1000.0 / p->l2_many_bytes_per_ns;
+        l2_ps = bytes * 1000.0 / pipe_l2_share_rate(p, l2_readers);
         s->l2_free = l2 + (int64_t)l2_ps;
         s->l2_busy += l2_ps;
         s->mem_free = g + (int64_t)hbm_ps;
@@ -133,11 +154,11 @@ double tensors_l2_hit(const sim *s)
 }
 
 /* The MMA work as the kernel issues it (hw/run_kernel.cuh, MATH 2): mma.sync.m16n8k16
- * (2 x 16 x 8 x 16 flops) into MMA_CHAINS independent accumulators per warp. One warp on
- * a sub-partition cannot reach the tensor-core rate: each mma waits for the previous one
- * on its accumulator, so an instruction costs max(rate, latency / chains). */
+ * (2 x 16 x 8 x 16 flops) into pipe_plan_mma_chains independent accumulators per warp. One
+ * warp on a sub-partition cannot pass the tensor-core rate, nor its chains' latency: each
+ * mma waits for the previous one on its accumulator, so an instruction costs
+ * max(rate, latency / chains). */
 #define MMA_FLOPS_PER_INSTR ((double)PIPE_MMA_FLOPS_PER_INSTR)
-#define MMA_CHAINS 4.0
 
 /* Cycles per FFMA of the generated block: a loop at the looped rate; unrolled, one warp's
  * own rate (own = 1) or the sub-partition's, in the instruction cache, or past it the
@@ -162,7 +183,7 @@ static double math_cycles(const pipe_desc *d, const pipe_params *p)
     if (d->math == PIPE_MATH_FMA)
         return (double)d->math_amount * ffma_rate(d, p, 1) + p->math_tail_cycles;
     double instr = (double)pipe_plan_mma_instructions(d);
-    double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / MMA_CHAINS;
+    double rate = MMA_FLOPS_PER_INSTR / p->mma_flops_per_cycle_smsp, dep = p->mma_latency_cycles / pipe_plan_mma_chains(d);
     return instr * (rate > dep ? rate : dep) + p->math_tail_cycles;
 }
 
@@ -288,7 +309,7 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
     int reduce = d->store_reduce != PIPE_REDUCE_NONE;
     double latency_ns = reduce ? p->reduce_latency_ns : p->store_latency_ns;
     int64_t c = (int64_t)(p->tma_issue_ns * 1000);
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1) +
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1, 1) +
                    (int64_t)((latency_ns - p->hbm_latency_ns) * 1000);
     if (done < s->now + c)
         done = s->now + c;
@@ -358,7 +379,7 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
         end += (int64_t)(2 * p->barsync_ns * 1000);
     }
     int64_t issue = end;
-    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma);
+    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma, 1);
     pipe_emit(s, issue, done - issue, w, w->cta, TRACE_TMA_STORE, 0, tile, 0, 0, bytes, 0);
     if (done > w->store_done)
         w->store_done = done;

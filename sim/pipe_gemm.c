@@ -193,16 +193,18 @@ void pipe_gemm_tile(const pipe_desc *d, uint32_t t, uint32_t *mt, uint32_t *nt)
     *nt = r / rows;
 }
 
-double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand)
+/* The operand's tile loads of the persistent grid's waves (each CTA of a wave loads its
+ * tile's row of A or column of B) and how many of them are distinct within their wave. */
+static void wave_loads(const pipe_desc *d, wg_operand operand, double *loads, double *unique)
 {
     uint32_t C = mcast(d), T = d->gemm.tiles / C, conc = d->ctas / C;
     uint32_t rows = operand == WG_A ? d->gemm.m / d->gemm.bm / C : d->gemm.n / d->gemm.bn;
     uint32_t *seen = calloc(rows ? rows : 1, sizeof *seen);
+    *loads = *unique = 0;
     if (!seen || !conc) {
         free(seen);
-        return 0;
+        return;
     }
-    double loads = 0, unique = 0;
     for (uint32_t w0 = 0, wave = 1; w0 < T; w0 += conc, wave++) {
         uint32_t n = T - w0 < conc ? T - w0 : conc;
         for (uint32_t t = w0; t < w0 + n; t++) {
@@ -210,15 +212,28 @@ double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand)
             pipe_gemm_tile(d, t, &mt, &nt);
             uint32_t r = operand == WG_A ? mt : nt;
             if (seen[r] != wave)
-                unique++;
+                (*unique)++;
             seen[r] = wave;
         }
-        loads += n;
+        *loads += n;
     }
     free(seen);
+}
+
+double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand)
+{
+    double loads, unique;
+    wave_loads(d, operand, &loads, &unique);
     /* with multicast each CTA of a cluster loads its own A tile and 1/C of the shared B
      * tile: both counts scale alike, the share is the same */
     return loads > 0 ? 1.0 - unique / loads : 0;
+}
+
+double pipe_gemm_readers(const pipe_desc *d, wg_operand operand)
+{
+    double loads, unique;
+    wave_loads(d, operand, &loads, &unique);
+    return unique > 0 ? loads / unique : 1;
 }
 
 double pipe_gemm_instr_cycles(const pipe_desc *d, double cycles_per_col) { return cycles_per_col * d->wgmma.n; }

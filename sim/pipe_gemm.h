@@ -53,6 +53,10 @@ void pipe_gemm_tile(const pipe_desc *d, uint32_t t, uint32_t *mt, uint32_t *nt);
  * for every other CTA that needs it. Counted over the waves of concurrent tiles; reuse
  * across waves (a row read again a whole K sweep later) is not counted. */
 double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand);
+/* How many CTAs of a wave load each distinct tile of the operand, on average (loads over
+ * distinct tiles, the same count): the SMs that read the same lines of L2 at about the same
+ * time, which sets the rate L2 serves them at (pipe_l2_share_rate). */
+double pipe_gemm_readers(const pipe_desc *d, wg_operand operand);
 /* The cycles the SM's tensor pipe spends on one wgmma instruction: its N columns at
  * cycles_per_col (an instruction reads 32 bytes of K per row whatever the dtype). */
 double pipe_gemm_instr_cycles(const pipe_desc *d, double cycles_per_col);

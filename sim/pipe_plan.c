@@ -51,6 +51,13 @@ uint64_t pipe_plan_mma_instructions(const pipe_desc *d)
     return (d->math_amount + PIPE_MMA_FLOPS_PER_INSTR - 1u) / PIPE_MMA_FLOPS_PER_INSTR;
 }
 
+uint32_t pipe_plan_mma_chains(const pipe_desc *d)
+{
+    uint32_t threads = (d->producer_warps + d->consumer_warps) * 32u * (d->ctas_per_sm ? d->ctas_per_sm : 1u);
+    uint32_t regs = threads ? 65536u / threads / 8u * 8u : 255u;
+    return regs >= 64u ? 4u : 2u;
+}
+
 int pipe_plan_reads(const pipe_desc *d, pipe_plan_read **out, uint32_t *n, uint32_t *bad_instr, err_info *e)
 {
     *out = NULL;

@@ -56,6 +56,10 @@ int pipe_plan_copier(const pipe_desc *d, uint32_t rank);
 int pipe_plan_chunk_copies(const pipe_desc *d);
 /* The mma instructions one warp issues for the description's math amount (rounded up). */
 uint64_t pipe_plan_mma_instructions(const pipe_desc *d);
+/* Independent accumulator chains of the generated mma block per warp: 4 keep one warp's
+ * tensor pipe busy; 2 where the registers ctas_per_sm resident CTAs leave each thread are
+ * under 64 (four chains' accumulators would spill; that many warps keep the pipe busy). */
+uint32_t pipe_plan_mma_chains(const pipe_desc *d);
 
 /* One warp instruction of the consumers' read of stage 0, with its bank score. */
 typedef struct pipe_plan_read {

@@ -88,9 +88,19 @@ void explain_deadlock(sim *s)
 /* The evidence the verdict is decided on, the same quantities a recording yields
  * (verdict_hw_evidence): bytes over bandwidth, port wavefronts over cycles, the math
  * priced at the pipe rates, and the consumers' waits and work. */
+/* The share of the kernel the CTAs' producer threads spend on their chains of stages (one
+ * thread's stages complete one after another). */
+static double gemm_chain_util(const sim *s, const pipe_result *r)
+{
+    double t = (r->kernel_ns > 0 ? (double)r->kernel_ns : 1) * 1000.0;
+    return s->d->ctas ? s->chain_busy / (t * s->d->ctas) : 0;
+}
+
 /* A wgmma GEMM's evidence: the tensor pipes' busy share of the SMs in use, L2's share of
- * its rate (every operand byte crosses it) and DRAM's (the misses); the busiest of the
- * three is the bottleneck, compute for the tensor pipes, memory for L2 or DRAM. */
+ * its rate (every operand byte crosses it), DRAM's (the misses) and the producer threads'
+ * chains of stages; the busiest is the bottleneck: compute for the tensor pipes, memory for
+ * L2 or DRAM, latency for the producer (the consumers wait for stages that one thread's
+ * copies deliver one after another while memory has room). */
 static void gemm_evidence(const sim *s, pipe_result *r)
 {
     const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(s->d)];
@@ -107,8 +117,11 @@ static void gemm_evidence(const sim *s, pipe_result *r)
     ev->busy = leads > 0 ? (cons->issue_ns + cons->math_ns) / leads : 0;
     ev->hang = r->deadlock;
     r->math_util = ev->math_util;
-    double mem = ev->l2_util > ev->dram_util ? ev->l2_util : ev->dram_util;
-    r->verdict = r->deadlock ? VERDICT_HANG : ev->math_util >= mem ? VERDICT_COMPUTE : VERDICT_MEMORY;
+    double mem = ev->l2_util > ev->dram_util ? ev->l2_util : ev->dram_util, chain = gemm_chain_util(s, r);
+    r->verdict = r->deadlock                                     ? VERDICT_HANG
+                 : chain > mem && chain > ev->math_util          ? VERDICT_LATENCY
+                 : ev->math_util >= mem                          ? VERDICT_COMPUTE
+                                                                 : VERDICT_MEMORY;
     r->bottleneck_kind = verdict_name(r->verdict);
 }
 
@@ -120,12 +133,15 @@ static void gemm_sentence(const sim *s, pipe_result *r)
                  "chain says who waits on whom).");
         return;
     }
+    const char *lead = r->verdict == VERDICT_COMPUTE  ? "compute: the tensor pipes"
+                       : r->verdict == VERDICT_MEMORY ? (ev->l2_util >= ev->dram_util ? "memory: L2" : "memory: DRAM")
+                                                      : "latency: one producer thread's stages of copies, one after "
+                                                        "another";
     snprintf(r->bottleneck, sizeof r->bottleneck,
-             "%s: the tensor pipes are busy %.0f%% of the kernel at %.3f GHz; L2 serves the operands' TMA loads at "
-             "%.0f%% of its rate and DRAM the misses at %.0f%%; the consumer warpgroups wait on full barriers %.0f%% of "
-             "their time, their wgmma groups running meanwhile.",
-             r->verdict == VERDICT_COMPUTE ? "compute" : "memory", 100 * ev->math_util, s->p->clock_tensor_ghz,
-             100 * ev->l2_util, 100 * ev->dram_util, 100 * ev->wait_data);
+             "%s; busy: producer chains %.0f%%, tensor pipes %.0f%% at %.3f GHz, L2 %.0f%% (at its rate for the "
+             "operands' readers), DRAM %.0f%%; the consumers wait on full barriers %.0f%% of their time.",
+             lead, 100 * gemm_chain_util(s, r), 100 * ev->math_util, s->p->clock_tensor_ghz, 100 * ev->l2_util,
+             100 * ev->dram_util, 100 * ev->wait_data);
 }
 
 void pipe_evidence(const sim *s, pipe_result *r)

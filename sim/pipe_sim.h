@@ -124,6 +124,7 @@ typedef struct cta_state {
     int started;
     uint32_t barsync_arrived;    /* warps arrived at the CTA barrier (bar.sync) */
     uint64_t barsync_waiters;
+    int64_t copies_done;         /* GEMM: when the producer thread's last stage of copies completed */
 } cta_state;
 
 typedef struct sim {
@@ -152,12 +153,14 @@ typedef struct sim {
     int gemm;
     int64_t *tensor_free, l2_free, *wg_done;
     double tensor_busy, l2_busy;
+    double chain_busy;               /* GEMM: the producer threads' stage chains (gemm_step_floor), all CTAs */
     uint32_t nw, nbar, sms, next_cta;
     uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
     double ps_per_cycle;
     double hbm_busy, tma_busy, port_busy, smsp_busy;
     double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
     double l2_hit[DESC_MAX_TENSORS]; /* pipe_l2_hit of each tensor */
+    double l2_readers[DESC_MAX_TENSORS]; /* GEMM: SMs loading each tile at once (pipe_gemm_readers) */
     int64_t stage_filled_since[DESC_MAX_STAGES];
     double stage_filled_ps;
     int64_t now;
@@ -246,7 +249,8 @@ int barsync_arrive(sim *s, warp *w, uint32_t iter);
 /* pipe_cost.c */
 int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles);
 int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips);
-int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma);
+double copy_step_slots(const sim *s, uint32_t trips);
+int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);
 int64_t math_step_end(sim *s, warp *w);

@@ -61,8 +61,8 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
         uint32_t instr;
         int64_t own = copy_step_ps(s, w, &instr);
-        cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
-        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
+        cost = issue_end(s, w, own, copy_step_slots(s, instr)) - s->now;
+        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
             note_finding(s, fe, w->cta, w, group_bar(s), j);
@@ -146,14 +146,35 @@ static int64_t produce_cpasync(sim *s, warp *w)
     uint32_t bytes = d->copy_bytes / d->consumer_warps;
     uint32_t instr;
     int64_t own = copy_step_ps(s, w, &instr);
-    int64_t cost = issue_end(s, w, own, instr * s->p->ldgsts_slot_cycles) - s->now;
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0);
+    int64_t cost = issue_end(s, w, own, copy_step_slots(s, instr)) - s->now;
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
     pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
               TRACE_FLAG_FULL_BARRIER);
     sim_ev ev = {.t = done, .type = EV_CP_ARRIVE, .target = w->cta, .bar = (uint16_t)full_bar(s, st), .iter = j};
     heap_push(&s->h, ev);
     return cost;
+}
+
+/* The GEMM producer thread's stages complete one after another (tmahw calibrate --only
+ * l2share, the GEMM's loads without math: the time per stage stays the same with 2, 3 or 4
+ * in flight): a stage's copies complete no earlier than gemm_step_ns plus its bytes at the
+ * SM's TMA rate after the previous stage's. Returns that floor for the stage being issued
+ * and moves the chain on (0 outside GEMMs). */
+static int64_t gemm_step_floor(sim *s, const warp *w)
+{
+    if (!s->gemm)
+        return 0;
+    const pipe_desc *d = s->d;
+    double bytes = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++)
+        bytes += d->multicast ? d->tensors[t].tx_bytes / d->cluster : d->tensors[t].tx_bytes;
+    cta_state *c = &s->cta[w->cta];
+    int64_t from = c->copies_done > s->now ? c->copies_done : s->now;
+    int64_t step = (int64_t)((s->p->gemm_step_ns + bytes / s->p->tma_bytes_per_ns_sm) * 1000);
+    c->copies_done = from + step;
+    s->chain_busy += (double)step;
+    return c->copies_done;
 }
 
 /* The producer's arrive.expect_tx and one TMA load per tensor (a slice to each CTA of the
@@ -173,11 +194,14 @@ static int64_t produce_tma(sim *s, warp *w)
      * its copies cost their issue; the generated pipeline producer's measured times to and
      * between its copies (expect_tx_ns, tma_issue_ns) belong to that kernel's loop. */
     int64_t cost = (int64_t)((s->gemm ? p->expect_tx_alone_ns : p->expect_tx_ns) * 1000);
+    int64_t after = gemm_step_floor(s, w);
     for (uint32_t t = 0; t < d->ntensors; t++) {
         uint32_t bytes = d->tensors[t].tx_bytes;
         uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
         cost += s->gemm ? 0 : (int64_t)(p->tma_issue_ns * 1000);
-        int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1);
+        int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1, s->l2_readers[t]);
+        if (done < after)
+            done = after;
         pipe_emit(s, s->now + cost, 0, w, w->cta, TRACE_TMA_ISSUE, st, j, full_bar(s, st), k, slice,
                   d->multicast ? TRACE_FLAG_MULTICAST : 0);
         pipe_emit(s, s->now + cost, done - s->now - cost, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k,
@@ -200,8 +224,10 @@ static int64_t stas_load(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     uint32_t trips = (d->copy_bytes + 511) / 512;
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0);
-    int64_t loop = s->now + (int64_t)(trips * s->p->stas_trip_ns * 1000);
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0, 1);
+    double loop_ns = d->ntensors * s->p->tile_address_ns + trips * s->p->stas_trip_ns;
+    double slots = d->ntensors * s->p->produce_issue_cycles + trips * s->p->stas_slot_cycles;
+    int64_t loop = issue_end(s, w, (int64_t)(loop_ns * 1000), slots);
     if (loop > done)
         done = loop;
     w->op_start = s->now;
@@ -216,7 +242,7 @@ static int64_t step_issue(sim *s, warp *w)
     if (s->d->mode == PIPE_CPASYNC)
         return produced(s, w, produce_cpasync(s, w));
     int64_t own = produce_tma(s, w);
-    return produced(s, w, issue_end(s, w, own, s->p->produce_issue_cycles) - s->now);
+    return produced(s, w, issue_end(s, w, own, s->d->ntensors * s->p->produce_issue_cycles) - s->now);
 }
 
 /* The st.async loop is done: the remote expect_tx on the peer's full barrier; the last
@@ -380,8 +406,7 @@ static int64_t step_after_math(sim *s, warp *w)
         cost += (int64_t)(p->consume_step_ns * 1000);
     if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0)
         cost += store_step(s, w, i);
-    if (!d->cpasync_groups)
-        cost = issue_end(s, w, cost, p->step_issue_cycles) - s->now;
+    cost = issue_end(s, w, cost, d->cpasync_groups ? p->group_step_issue_cycles : p->step_issue_cycles) - s->now;
     s->r->role[w->role].issue_ns += (double)cost / 1000.0;
     w->cons_i++;
     w->state = ST_NEXT;

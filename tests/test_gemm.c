@@ -1,6 +1,7 @@
 /* GEMM descriptions (math kind wgmma): what pipe_gemm derives, the findings, the generated
  * source and the trace conversion of the runner's events. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,9 +169,66 @@ Test(gemm, l2_serves_the_operand_rows_other_ctas_of_the_wave_loaded)
     cr_expect_float_eq(pipe_gemm_instr_cycles(&d, 0.5), 128.0, 1e-9);
 }
 
+Test(gemm, readers_of_each_tile_set_the_l2_rate_of_the_operand_copies)
+{
+    /* 132 CTAs on consecutive tiles of 8-row groups: each A tile row is loaded by 132/8
+     * CTAs (132/16 where the wave straddles two groups), each B column by 132/17 */
+    pipe_desc d = load("examples/gemm_bf16_8192.yaml");
+    double ra = pipe_gemm_readers(&d, WG_A), rb = pipe_gemm_readers(&d, WG_B);
+    cr_expect(ra >= 132.0 / 16 && ra <= 132.0 / 8, "A: %f", ra);
+    cr_expect(rb >= 132.0 / 18 && rb <= 132.0 / 16, "B: %f", rb);
+    cr_expect_float_eq(1.0 / (1.0 - pipe_gemm_l2_hit(&d, WG_A)), ra, 1e-9);
+    /* the measured points are 1, 2, 4, ... 32 readers; linear in log2 between them */
+    pipe_params p = {0};
+    for (int k = 0; k < PARAMS_L2_SHARE_POINTS; k++)
+        p.l2_share_bytes_per_ns[k] = 1000.0 * (k + 1);
+    cr_expect_float_eq(pipe_l2_share_rate(&p, 1), 1000, 1e-9);
+    cr_expect_float_eq(pipe_l2_share_rate(&p, 0.5), 1000, 1e-9);
+    cr_expect_float_eq(pipe_l2_share_rate(&p, 8), 4000, 1e-9);
+    cr_expect_float_eq(pipe_l2_share_rate(&p, 8 * sqrt(2.0)), 4500, 1e-6);
+    cr_expect_float_eq(pipe_l2_share_rate(&p, 500), 6000, 1e-9);
+}
+
+/* The two mechanisms of the GEMM's loads, each against the model without it: L2 serves bytes
+ * that 8-16 SMs read at once at the shared rate (with every byte at the one-reader rate the
+ * 8192^3 GEMM is L2 bound and slower), and one producer thread's stages complete one after
+ * another (without it the small-N GEMM would run at its tensor pipes' rate, twice as fast
+ * as measured). */
+static pipe_result sim_with(const char *path, const pipe_params *p)
+{
+    pipe_desc d = load(path);
+    pipe_opts o = {.params = p};
+    pipe_result r;
+    err_info e = {0};
+    cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s: %s", path, e.detail);
+    return r;
+}
+
+Test(gemm, shared_l2_reads_and_the_producer_chain_change_the_kernel_time, .timeout = 300)
+{
+    pipe_params p, flat, nochain;
+    params_defaults("h200", &p, NULL);
+    flat = nochain = p;
+    for (int k = 1; k < PARAMS_L2_SHARE_POINTS; k++)
+        flat.l2_share_bytes_per_ns[k] = p.l2_share_bytes_per_ns[0];
+    nochain.gemm_step_ns = 1e-6;
+    pipe_result shared = sim_with("examples/gemm_bf16_8192.yaml", &p);
+    pipe_result one = sim_with("examples/gemm_bf16_8192.yaml", &flat);
+    cr_expect(one.kernel_ns > 1.05 * shared.kernel_ns, "one reader %lld ns, shared %lld ns", (long long)one.kernel_ns,
+              (long long)shared.kernel_ns);
+    cr_expect_str_eq(one.bottleneck_kind, "memory", "%s", one.bottleneck);
+    pipe_result chain = sim_with("examples/gemm_bf16_n64.yaml", &p);
+    pipe_result free_ = sim_with("examples/gemm_bf16_n64.yaml", &nochain);
+    /* 8064 stages of 24 KiB, each at least gemm_step_ns + 24 KiB at the SM's TMA rate */
+    double floor_ns = 8064 * (p.gemm_step_ns + 24576 / p.tma_bytes_per_ns_sm);
+    cr_expect(chain.kernel_ns >= floor_ns, "%lld ns < %.0f", (long long)chain.kernel_ns, floor_ns);
+    cr_expect(free_.kernel_ns < 0.6 * chain.kernel_ns, "without the chain %lld ns, with %lld ns",
+              (long long)free_.kernel_ns, (long long)chain.kernel_ns);
+}
+
 /* The simulator against the bundled GEMMs' kernel times on the H200 (traces/h200/gemm/
  * NAME.json, the JSON pass of `tmahw run`: median of 20 launches). The bounds are the errors
- * the model has now (README, "GEMM pipelines"), each rounded up to the next percent: they
+ * the model has now (README, "GEMM pipelines"), each widened to the next percent both ways: they
  * record where it stands (the target is 5%), so that a change that moves it shows here. */
 static double measured_ns(const char *name)
 {
@@ -188,11 +246,14 @@ static double measured_ns(const char *name)
 
 Test(gemm, simulator_times_the_bundled_gemms_within_the_recorded_errors, .timeout = 300)
 {
-    static const struct { const char *name; double lo, hi, tensor_lo, tensor_hi; } ex[] = {
-        {"gemm_bf16_8192", 0.10, 0.12, 0.70, 0.90},
-        {"gemm_bf16_4096", 0.05, 0.07, 0.70, 0.90},
-        {"gemm_e4m3_8192", 0.05, 0.07, 0.70, 0.90},
-        {"gemm_bf16_n64", 0.09, 0.11, 0.30, 0.50},
+    static const struct {
+        const char *name, *kind;
+        double lo, hi, tensor_lo, tensor_hi;
+    } ex[] = {
+        {"gemm_bf16_8192", "compute", -0.11, -0.09, 0.90, 1.00},
+        {"gemm_bf16_4096", "compute", -0.15, -0.13, 0.90, 1.00},
+        {"gemm_e4m3_8192", "compute", -0.15, -0.13, 0.90, 1.00},
+        {"gemm_bf16_n64", "latency", 0.04, 0.06, 0.30, 0.50},
     };
     pipe_params p;
     err_info e = {0};
@@ -209,9 +270,10 @@ Test(gemm, simulator_times_the_bundled_gemms_within_the_recorded_errors, .timeou
         double err = (double)r.kernel_ns / measured_ns(ex[i].name) - 1.0;
         cr_expect(err >= ex[i].lo && err <= ex[i].hi, "%s: predicted %lld ns, error %+.1f%% (recorded %+.0f..%+.0f%%)",
                   ex[i].name, (long long)r.kernel_ns, 100 * err, 100 * ex[i].lo, 100 * ex[i].hi);
-        /* the verdict: L2 bounds every one of them in this model; the tensor pipes' share
-         * shows how far each is from compute bound */
-        cr_expect_str_eq(r.bottleneck_kind, "memory", "%s: %s", ex[i].name, r.bottleneck);
+        /* the verdict: the tensor pipes bound the n256 ones in this model, the producer
+         * thread's chain of stages the small-N one; the tensor pipes' share shows how far
+         * each is from compute bound */
+        cr_expect_str_eq(r.bottleneck_kind, ex[i].kind, "%s: %s", ex[i].name, r.bottleneck);
         cr_expect(r.math_util >= ex[i].tensor_lo && r.math_util <= ex[i].tensor_hi, "%s: tensor pipes %.2f",
                   ex[i].name, r.math_util);
     }

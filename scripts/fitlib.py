@@ -1,0 +1,65 @@
+# Shared helpers of the measurement scripts (copy-steps.py, instr-counts.py): the corpus's
+# descriptions with their split, a least-squares solve and percentiles, without packages
+# beyond Python's standard library.
+import json
+import os
+import re
+import subprocess
+
+
+def split_of(name):
+    """The corpus split of a description name (sim/corpus.c corpus_split): the low bit of
+    the name's 64-bit FNV-1a hash, 1 = test."""
+    h = 0xCBF29CE484222325
+    for ch in name.encode():
+        h = ((h ^ ch) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return 'test' if h & 1 else 'fit'
+
+
+def descriptions(dirs):
+    """(name, dir) of every corpus_*.yaml in dirs, sorted."""
+    out = []
+    for d in dirs:
+        for f in sorted(os.listdir(d)):
+            if f.startswith('corpus_') and f.endswith('.yaml'):
+                out.append((f[:-5], d))
+    return out
+
+
+def field(text, pattern, conv=int, default=None):
+    m = re.search(pattern, text, re.M)
+    return conv(m.group(1)) if m else default
+
+
+def lstsq(X, Y):
+    """Least squares by the normal equations (small systems); a column of zeros gets 0."""
+    k = len(X[0])
+    M = [[sum(x[i] * x[j] for x in X) for j in range(k)] + [sum(x[i] * y for x, y in zip(X, Y))] for i in range(k)]
+    for c in range(k):
+        p = max(range(c, k), key=lambda r: abs(M[r][c]))
+        M[c], M[p] = M[p], M[c]
+        if abs(M[c][c]) < 1e-12:
+            continue
+        for r in range(k):
+            if r != c:
+                f = M[r][c] / M[c][c]
+                M[r] = [a - f * b for a, b in zip(M[r], M[c])]
+    return [M[i][k] / M[i][i] if abs(M[i][i]) > 1e-12 else 0.0 for i in range(k)]
+
+
+def pct(v, q):
+    v = sorted(v)
+    i = (len(v) - 1) * q / 100
+    lo = int(i)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (i - lo)
+
+
+def trace_events(tmasim, tmt, tmp):
+    """The trace's events as Chrome JSON dicts (tmasim export)."""
+    subprocess.run([tmasim, 'export', tmt, '--chrome', tmp], check=True, capture_output=True)
+    with open(tmp) as f:
+        ev = json.load(f)
+    os.remove(tmp)
+    return ev['traceEvents'] if isinstance(ev, dict) else ev
+
