@@ -8,9 +8,11 @@
  * the copy. Warps 1 to 4 (a warpgroup) consume: each waits on full[s], loads its 32 rows
  * of the stage into registers (8 ld.shared.v4 per lane, rows in turn), computes, and
  * releases the stage (arrive on empty[s]). The events go where they happen, except that the producer
- * writes its records after the copy is issued and the consumers after the release:
- * nothing of the recording sits between a completed wait and the action another warp
- * waits for.
+ * writes its records after the copy is issued and the consumers after the release, and a
+ * stall's record is written while the warp stalls (only its end clock after): nothing of
+ * the recording but a clock read and that one store sits between a completed wait and the
+ * action another warp waits for. Each warp writes at most two records per iteration and
+ * lets the ring be checked once per iteration (TMASCOPE_STEP_RECORDS, TMASCOPE_FLUSH_POINT).
  *
  *   nvcc -std=c++17 -arch=sm_90a -Ihw examples/hand_tma.cu -lcuda -o hand_tma
  *   ./hand_tma [--reps N]                          checks the sums, prints the kernel time
@@ -26,6 +28,7 @@
 #include <algorithm>
 #include <vector>
 
+#define TMASCOPE_STEP_RECORDS 2   /* a stall and the produced or consumed stage per iteration */
 #include "record.cuh"
 
 constexpr int kStages = 4, kIters = 64, kCtas = 132, kConsumers = 4;
@@ -51,16 +54,19 @@ __device__ __forceinline__ bool mbar_try(unsigned bar, unsigned parity)
                  : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
     return ok;
 }
-/* Waits for the phase of `parity` to complete (the whole warp); true when the warp had
- * to wait (its first test failed): a stall. */
-__device__ __forceinline__ bool mbar_wait(unsigned bar, unsigned parity)
-{
-    if (__all_sync(0xffffffffu, mbar_test(bar, parity)))
-        return false;
-    while (!__all_sync(0xffffffffu, mbar_try(bar, parity)))
-        ;
-    return true;
-}
+/* Waits for the phase of `parity` to complete (the whole warp). A wait whose first test
+ * fails is a stall: its record (since t0, the clock read before the test; the remaining
+ * arguments: stage, iteration, barrier, flags[, aux]) is written before the warp waits,
+ * its end when it ends. */
+#define MBAR_WAIT(bar, parity, t0, ...)                                                                        \
+    do {                                                                                                        \
+        if (!__all_sync(0xffffffffu, mbar_test(bar, parity))) {                                                 \
+            TMASCOPE_WAIT_OPEN(t0, __VA_ARGS__);                                                                \
+            while (!__all_sync(0xffffffffu, mbar_try(bar, parity)))                                             \
+                ;                                                                                               \
+            TMASCOPE_WAIT_CLOSE();                                                                              \
+        }                                                                                                       \
+    } while (0)
 
 __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_constant__ CUtensorMap map, float *out)
 {
@@ -85,7 +91,7 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             const unsigned s = i % kStages, phase = i / kStages;
             const unsigned full = full0 + 8 * s, empty = empty0 + 8 * s;
             TMASCOPE_MARK(t0);
-            const bool blocked = mbar_wait(empty, (phase & 1) ^ 1);   /* the first lap does not block */
+            MBAR_WAIT(empty, (phase & 1) ^ 1, t0, s, i, kStages + s, 0u, 1u);   /* the first lap does not block */
             TMASCOPE_MARK(t1);
             if (lane == 0) {
                 asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(full), "r"(kStageBytes)
@@ -97,10 +103,9 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             }
             __syncwarp();
             TMASCOPE_MARK(t2);
-            /* the copy is under way: now the records (the expect_tx and the copy in one) */
-            TMASCOPE_WAIT_AT(t0, t1, blocked, s, i, kStages + s, 0u, 1u);
+            /* the copy is under way: now its record (the expect_tx and the copy in one) */
             TMASCOPE_PRODUCED(t1, t2, t2, i);
-            (void)blocked;
+            TMASCOPE_FLUSH_POINT();
         }
     } else {
         /* consumers: warp 1 + w the rows 32w .. 32w + 31 of each box */
@@ -112,7 +117,7 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             const unsigned s = i % kStages, phase = i / kStages;
             const unsigned full = full0 + 8 * s, empty = empty0 + 8 * s;
             TMASCOPE_MARK(t0);
-            const bool blocked = mbar_wait(full, phase & 1);
+            MBAR_WAIT(full, phase & 1, t0, s, i, s, TMASCOPE_F_FULL);
             TMASCOPE_MARK(t1);
             /* lane l reads 16 bytes (8 columns) of row 4q + l/8: chunk l%8 of the row,
              * where the 128-byte swizzle put it */
@@ -140,11 +145,10 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             if (lane == 0)
                 asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(empty) : "memory");
             __syncwarp();
-            /* the stage is released: now the records (the read, the math and the release
-             * in one) */
-            TMASCOPE_WAIT_AT(t0, t1, blocked, s, i, s, TMASCOPE_F_FULL);
+            /* the stage is released: now its record (the read, the math and the release in
+             * one) */
             TMASCOPE_CONSUMED_RELEASED(t1, t2, t3, i);
-            (void)blocked;
+            TMASCOPE_FLUSH_POINT();
         }
         /* the 8 lanes of a row hold its 8 column chunks */
         for (int q = 0; q < kLoads; q++) {

@@ -1,13 +1,11 @@
 /* record.cuh: per-warp event recording for CUDA kernels, in tmascope's trace format
  * (traces/FORMAT.md). Header-only CUDA C++ that needs nothing beyond the toolkit: it
- * compiles with nvcc and with NVRTC, for sm_90 (the ring is copied out with the bulk
- * copy of the TMA unit).
+ * compiles with nvcc and with NVRTC, for sm_90.
  *
  * A kernel marks what its warps do: a TMA issue, a wait, a release, the reads and the
  * math of a stage. Lane 0 of each warp writes one 16-byte record per event into the
- * warp's ring in shared memory; a full half of the ring is copied to global memory with
- * one cp.async.bulk (the warp does not wait for it), the rest at TMASCOPE_END by the
- * whole warp. Times are
+ * warp's ring in shared memory; the whole warp copies a full half of the ring to global
+ * memory (ordinary loads and streaming stores), and the rest at TMASCOPE_END. Times are
  * the SM clock (the low 32 bits of %clock64, read with the fixed-latency CS2R); each CTA
  * reads %globaltimer with its clock at its start and end, so that the host puts every
  * SM's clock on one time axis and, with CUPTI, on the kernel's. TMASCOPE_RECORD 0
@@ -17,10 +15,12 @@
  *     __global__ void k(...) {
  *         TMASCOPE_BEGIN();                               // every thread, first
  *         ...
- *         TMASCOPE_WAIT_BEGIN(w);                         // a wait that may block
- *         bool blocked = ...;                             // its first test_wait failed
- *         ... try_wait loop ...
- *         TMASCOPE_WAIT_END(w, blocked, stage, it, full_barrier_index, TMASCOPE_F_FULL);
+ *         TMASCOPE_MARK(t0);                              // a wait that may block
+ *         if (!__all_sync(~0u, test_wait(...))) {         // its first test failed: a stall
+ *             TMASCOPE_WAIT_OPEN(t0, stage, it, full_barrier_index, TMASCOPE_F_FULL);
+ *             ... try_wait loop ...
+ *             TMASCOPE_WAIT_CLOSE();                      // the stall's end
+ *         }
  *         TMASCOPE_SPAN_BEGIN(rd);
  *         ... ld.shared ...
  *         TMASCOPE_SPAN_END(rd, TMASCOPE_READ, stage, it, full_barrier_index);
@@ -33,7 +33,12 @@
  * a warp that leaves early calls TMASCOPE_END() first. TMASCOPE_NOW() and
  * TMASCOPE_EVENT_AT() split reading the clock from writing the record, so that the store
  * can follow the arrive or copy another warp waits for (what the generated kernels of
- * `tmahw run` do).
+ * `tmahw run` do). A stall's record is written while the warp stalls (TMASCOPE_WAIT_OPEN,
+ * before its try_wait loop) and only its end clock after (TMASCOPE_WAIT_CLOSE): one
+ * shared store between the wait and what it unblocks, and nothing where the wait did not
+ * block. The compound records (TMASCOPE_CONSUMED, TMASCOPE_PRODUCED) store their clocks
+ * as read (the host takes the differences): such a record costs its clock reads, one
+ * shift of the iteration and lane 0's st.shared.v4.
  *
  * The buffers: the __device__ variable tmascope_rec (struct tmascope_dev), which a
  * recorder sets before a launch (hw/record.h; `tmahw record -- ./app` does it for every
@@ -53,6 +58,9 @@
  *   TMASCOPE_RING_HOLDS_ALL  1: the kernel never writes more than TMASCOPE_RING_EVENTS - 1
  *                         records per warp, so the per-event ring check is left out and
  *                         the ring is copied once, at the end (tmahw run's kernels)
+ *   TMASCOPE_STEP_RECORDS N  the kernel writes at most N records between two
+ *                         TMASCOPE_FLUSH_POINT()s (e.g. one per loop iteration): the ring
+ *                         is checked there only, not after every record
  *   TMASCOPE_EXTERN       1 in all but one translation unit of a relocatable-device-code
  *                         program (the variable is defined once)
  */
@@ -84,15 +92,21 @@
 #define TMASCOPE_CPASYNC_ISSUE 10 /* instant: cp.async copies of a stage issued */
 #define TMASCOPE_STORE 11         /* span: a TMA store, issue to its bulk wait */
 /* Two events in one record (TMASCOPE_CONSUMED, TMASCOPE_PRODUCED): the host numbers their
- * stage and barriers from the iteration (iteration % stages with a description, else 0). */
+ * stage and barriers from the iteration (iteration % stages with a description, else 0).
+ * The macros write kinds 14 and 15: the three clocks as read and the iteration's low 24
+ * bits in bits 8..31 of the last word. The host also reads kinds 12 and 13, which carry
+ * durations instead (t, the first duration, iter, the second duration in bits 8..31). */
 #define TMASCOPE_CONSUMED_KIND 12 /* a stage's read [t, t + dur) and math [t + dur, t + dur + w3 >> 8) */
 #define TMASCOPE_PRODUCED_KIND 13 /* expect_tx at t; the stage's copies issued from t + dur to t + dur + (w3 >> 8) */
+#define TMASCOPE_CONSUMED_CLK_KIND 14 /* {t_read, t_math, t_end, iter << 8 | flags << 4 | 14} */
+#define TMASCOPE_PRODUCED_CLK_KIND 15 /* {t_expect, t_first, t_last, iter << 8 | 15} */
 
 /* Record flags (4 bits). */
 #define TMASCOPE_F_BLOCKED 1u     /* a wait whose first probe failed: a stall */
 #define TMASCOPE_F_TIMEOUT 2u     /* a wait ended by a watchdog */
 #define TMASCOPE_F_FULL 4u        /* the barrier is a full barrier (else an empty one) */
 #define TMASCOPE_F_RELEASED 8u    /* a consumed stage's record: the stage was released at the math's end */
+#define TMASCOPE_F_END_CLOCK 8u   /* a wait's record: dur holds the clock at its end (TMASCOPE_WAIT_OPEN) */
 
 /* The barrier argument when the host is to number barriers as the simulator does from the
  * description (full[s] = s, empty[s] = stages + s). */
@@ -133,10 +147,10 @@ __constant__ tmascope_dev tmascope_rec;
 #endif
 
 /* A warp's recording state: the shared address of its next record (warp-uniform) and
- * whether this thread is the warp's writer. */
+ * whether this thread is the warp's writer (1 or 0). */
 struct tmascope_warp {
     unsigned p;
-    bool writer;
+    unsigned writer;
 };
 
 __device__ __forceinline__ unsigned tmascope_clock(void)
@@ -151,7 +165,6 @@ __device__ __forceinline__ unsigned long long tmascope_gtimer(void)
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
-__device__ __forceinline__ unsigned tmascope_clamp24(unsigned d) { return d < 0xffffffu ? d : 0xffffffu; }
 __device__ __forceinline__ unsigned tmascope_smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ unsigned tmascope_tid(void)
 {
@@ -201,72 +214,133 @@ __device__ __forceinline__ unsigned long long tmascope_dst(unsigned warp, unsign
     return tmascope_rec.ev + ((unsigned long long)(tmascope_cta() * nw + warp) * tmascope_rec.cap + done) * 16ull;
 }
 
-#if !TMASCOPE_RING_HOLDS_ALL
-/* Every lane, when fewer than `room` bytes are left in the current half of the ring: lane
- * 0 copies the half's records out with one bulk copy (marked for early eviction from L2;
- * the warp does not wait for it) and, before the warp writes into the other half, waits
- * until that half's earlier copy has read its source (issued half a ring ago: done).
- * Returns the other half's start. */
-__device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr, bool writer)
+/* Every lane: records [src, src + 16 n) of this warp to its buffer from record `done` on,
+ * 16 bytes per lane and record (streaming stores that nothing waits for); the first
+ * `lane` is this thread's. After a __syncwarp (lane 0's records visible). */
+__device__ __forceinline__ void tmascope_copy_out(unsigned src, unsigned n, unsigned done, unsigned warp, unsigned lane)
 {
-    const unsigned warp = tmascope_tid() >> 5, half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
-    if (writer) {
-        const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
-        unsigned done;
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
-        asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
-        const unsigned long long dst = tmascope_dst(warp, done);
-        const unsigned cap = tmascope_rec.cap;
-        if (dst && done < cap && n) {
-            const unsigned k = n < cap - done ? n : cap - done;
-            unsigned long long pol;
-            /* the ring was written through the generic proxy; the bulk copy reads it
-             * through the async proxy */
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-            asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(dst),
-                         "r"(half), "r"(16u * k), "l"(pol)
-                         : "memory");
-        }
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    const unsigned long long dst = tmascope_dst(warp, done);
+    const unsigned cap = tmascope_rec.cap;
+    for (unsigned k = lane; dst && k < n && done + k < cap; k += 32u) {
+        unsigned a, b, c, d;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(src + 16u * k)
+                     : "memory");
+        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + 16ull * k), "r"(a), "r"(b), "r"(c), "r"(d)
+                     : "memory");
     }
-    unsigned start;
+}
+
+#if !TMASCOPE_RING_HOLDS_ALL
+/* Every lane, when fewer than `records` + 1 slots are left in the current half of the
+ * ring: the warp copies the half's records to its buffer with ordinary loads and stores
+ * (no proxy fence, no bulk copy: nothing waits for the copy engine or for the stages'
+ * copies in flight) and lane 0 adds them to the warp's count. Returns the other half's
+ * start; the copied half is written again only after the other half is copied, long after
+ * these loads. A warp beyond TMASCOPE_WARPS stores nothing and stays in its half. */
+__device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr)
+{
+    const unsigned tid = tmascope_tid(), warp = tid >> 5, lane = tid & 31u;
+    const unsigned half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
+    if (warp >= TMASCOPE_WARPS)
+        return half;
+    const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
+    unsigned done, start;
+    __syncwarp();   /* lane 0's records are visible to the other lanes */
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
     asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
+    tmascope_copy_out(half, n, done, warp, lane);
+    __syncwarp();   /* every lane has read the count before lane 0 writes it */
+    if (lane == 0)
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
     return half == start ? start + TMASCOPE_RING_BYTES / 2u : start;
 }
 /* The ring check: a half closes when fewer than `records` + 1 slots are left in it. */
 #define TMASCOPE_RING_CHECK_(w, hdr, records)                                                                  \
     do {                                                                                                        \
         if (((w).p & (TMASCOPE_RING_BYTES / 2u - 1u)) >= TMASCOPE_RING_BYTES / 2u - 16u * (records))          \
-            (w).p = tmascope_close_half((w).p, (hdr), (w).writer);                                              \
+            (w).p = tmascope_close_half((w).p, (hdr));                                                          \
     } while (0)
 #endif
 
-/* One record (every lane calls; lane 0 stores). Without TMASCOPE_STEP_RECORDS the ring is
- * checked after every record; with it, at TMASCOPE_FLUSH_POINT() only. */
-__device__ __forceinline__ void tmascope_put(tmascope_warp &w, unsigned hdr, unsigned t, unsigned dur, unsigned iter,
-                                             unsigned word3)
+/* The ring check after a record: without TMASCOPE_STEP_RECORDS after every record (a check
+ * leaves at least two free slots in the current half); with it, at TMASCOPE_FLUSH_POINT()
+ * only. */
+__device__ __forceinline__ void tmascope_check(tmascope_warp &w, unsigned hdr)
 {
-#if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
-    if (w.writer)
-        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(w.p), "r"(t), "r"(dur), "r"(iter), "r"(word3));
-    w.p += 16u;
-#if !TMASCOPE_RING_HOLDS_ALL && !defined(TMASCOPE_STEP_RECORDS)
+#if (TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3) && !TMASCOPE_RING_HOLDS_ALL && !defined(TMASCOPE_STEP_RECORDS)
     TMASCOPE_RING_CHECK_(w, hdr, 1u);
-#endif
 #else
     (void)w;
     (void)hdr;
-    (void)dur;
-    (void)iter;
-    (void)word3;
-#if TMASCOPE_RECORD == 2
-    asm volatile("" ::"r"(t));   /* keeps the clock read */
+#endif
+}
+
+/* One record (every lane calls; lane 0 stores), without the ring check. The store is
+ * predicated inside the asm: no branch, so no divergent region around a record (and none
+ * around the wait whose stall it records). */
+__device__ __forceinline__ void tmascope_store(tmascope_warp &w, unsigned w0, unsigned w1, unsigned w2, unsigned w3)
+{
+#if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p st.shared.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
+                 ::"r"(w.writer), "r"(w.p), "r"(w0), "r"(w1), "r"(w2), "r"(w3));
+    w.p += 16u;
 #else
-    (void)t;
+    (void)w;
+    (void)w2;
+    (void)w3;
+#if TMASCOPE_RECORD == 2
+    asm volatile("" ::"r"(w0), "r"(w1));   /* keeps the clock reads */
+#else
+    (void)w0;
+    (void)w1;
 #endif
 #endif
+}
+
+/* One record (t, dur, iter, word3) and the ring check. */
+__device__ __forceinline__ void tmascope_put(tmascope_warp &w, unsigned hdr, unsigned t, unsigned dur, unsigned iter,
+                                             unsigned word3)
+{
+    tmascope_store(w, t, dur, iter, word3);
+    tmascope_check(w, hdr);
+}
+
+/* A compound record (kinds 14, 15): three clocks and the iteration's low 24 bits. */
+__device__ __forceinline__ void tmascope_put_clocks(tmascope_warp &w, unsigned hdr, unsigned t0, unsigned t1,
+                                                    unsigned t2, unsigned iter, unsigned kind_flags)
+{
+#if TMASCOPE_RECORD == 2
+    asm volatile("" ::"r"(t2));   /* keeps the clock read */
+#endif
+    tmascope_put(w, hdr, t0, t1, t2, iter << 8 | kind_flags);
+}
+
+/* A stall's record, opened while the warp waits (its end to follow, tmascope_wait_close):
+ * no ring check between the two, so that the record stays where the close writes (the
+ * last check left a free slot for it). */
+__device__ __forceinline__ void tmascope_wait_open(tmascope_warp &w, unsigned t0, unsigned iter, unsigned word3)
+{
+    tmascope_store(w, t0, 0u, iter, word3);
+}
+/* The end of the stall opened last: its clock into the record's second word. */
+__device__ __forceinline__ void tmascope_wait_close(tmascope_warp &w, unsigned hdr, unsigned t1)
+{
+#if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p st.shared.u32 [%1], %2;\n\t}" ::"r"(w.writer),
+                 "r"(w.p - 12u), "r"(t1));
+#elif TMASCOPE_RECORD == 2
+    asm volatile("" ::"r"(t1));   /* keeps the clock read */
+#else
+    (void)t1;
+#endif
+    tmascope_check(w, hdr);
+}
+/* The stall opened last, written again whole (a wait that ended otherwise: a timeout). */
+__device__ __forceinline__ void tmascope_wait_rewrite(tmascope_warp &w, unsigned hdr, unsigned t0, unsigned t1,
+                                                      unsigned iter, unsigned word3)
+{
+    w.p -= 16u;
+    tmascope_put(w, hdr, t0, t1, iter, word3);
 }
 
 /* Every thread: each warp copies the rest of its ring to its buffer (all lanes, 16 bytes
@@ -287,25 +361,9 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
         __syncwarp();   /* lane 0's records are visible to the other lanes */
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 36u + 8u * warp) : "memory");
         const unsigned n = (w.p - start) / 16u;
-        const unsigned long long dst = tmascope_dst(warp, done);
-        const unsigned cap = tmascope_rec.cap;
-        for (unsigned k = lane; dst && k < n && done + k < cap; k += 32u) {
-            unsigned a, b, c, d;
-            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-                         : "r"(start + 16u * k)
-                         : "memory");
-            asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + 16ull * k), "r"(a), "r"(b), "r"(c),
-                         "r"(d)
-                         : "memory");
-        }
-        if (lane == 0) {
-#if !TMASCOPE_RING_HOLDS_ALL
-            /* the shared memory the last half's copy reads ends with the CTA */
-            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-#endif
-            if (bound)
-                ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done + n;
-        }
+        tmascope_copy_out(start, n, done, warp, lane);
+        if (lane == 0 && bound)
+            ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done + n;
     } else if (lane == 0 && bound) {
         /* a warp beyond TMASCOPE_WARPS: recorded nothing, says so */
         ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = 0xffffffffu;
@@ -373,21 +431,33 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 /* TMASCOPE_INSTANT_AT(t, kind, stage, iter, barrier[, flags[, aux]]) */
 #define TMASCOPE_INSTANT_AT(t, ...) TMASCOPE_EVENT_AT_((t), 0u, __VA_ARGS__, 0u, 0u, 0u)
 /* TMASCOPE_CONSUMED(t_read, t_math, t_end, iter): a stage's read [t_read, t_math) and its
- * math [t_math, t_end), one record (durations up to 2^24 - 1 cycles, longer ones clamped) */
+ * math [t_math, t_end), one record (the iteration's low 24 bits; the host clamps the math's
+ * duration to 2^24 - 1 cycles) */
 #define TMASCOPE_CONSUMED(t_read, t_math, t_end, iter) TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, 0u)
 /* ... and the release of the stage at t_end (the arrive on its empty barrier follows the
  * math; a description's release_lag applies): three events, one record */
 #define TMASCOPE_CONSUMED_RELEASED(t_read, t_math, t_end, iter)                                                \
     TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, TMASCOPE_F_RELEASED)
 #define TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, flags)                                                \
-    tmascope_put(tmascope_w_, tmascope_h_, (t_read), (t_math) - (t_read), (iter),                              \
-                 TMASCOPE_CONSUMED_KIND | (unsigned)(flags) << 4 | tmascope_clamp24((t_end) - (t_math)) << 8)
+    tmascope_put_clocks(tmascope_w_, tmascope_h_, (t_read), (t_math), (t_end), (iter),                         \
+                        TMASCOPE_CONSUMED_CLK_KIND | (unsigned)(flags) << 4)
 /* TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter): a stage's arrive.expect_tx at
  * t_expect and its copies issued from t_first to t_last (the host spreads the issues of a
- * description's tensors evenly over that interval), one record */
+ * description's tensors evenly over that interval), one record (the iteration's low 24
+ * bits) */
 #define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter)                                                     \
-    tmascope_put(tmascope_w_, tmascope_h_, (t_expect), (t_first) - (t_expect), (iter),                         \
-                 TMASCOPE_PRODUCED_KIND | tmascope_clamp24((t_last) - (t_first)) << 8)
+    tmascope_put_clocks(tmascope_w_, tmascope_h_, (t_expect), (t_first), (t_last), (iter), TMASCOPE_PRODUCED_CLK_KIND)
+/* TMASCOPE_WAIT_OPEN(t0, stage, iter, barrier[, flags[, aux]]): a wait that blocked (its
+ * first test failed) since t0, written before the warp waits; TMASCOPE_WAIT_CLOSE() (or
+ * TMASCOPE_WAIT_CLOSE_AT(t1), t1 a clock read after the wait) writes its end, before any
+ * other record */
+#define TMASCOPE_WAIT_OPEN_(t0, stage, iter, barrier, flags, aux, ...)                                         \
+    tmascope_wait_open(tmascope_w_, (t0), (iter),                                                              \
+                       TMASCOPE_WORD3(TMASCOPE_WAIT, (flags) | TMASCOPE_F_BLOCKED | TMASCOPE_F_END_CLOCK, stage,   \
+                                      barrier, aux))
+#define TMASCOPE_WAIT_OPEN(t0, ...) TMASCOPE_WAIT_OPEN_(t0, __VA_ARGS__, 0u, 0u, 0u)
+#define TMASCOPE_WAIT_CLOSE_AT(t1) tmascope_wait_close(tmascope_w_, tmascope_h_, (t1))
+#define TMASCOPE_WAIT_CLOSE() TMASCOPE_WAIT_CLOSE_AT(TMASCOPE_NOW())
 /* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
  * when it blocked (aux 1: a producer's wait for the stage's previous phase) */
 #define TMASCOPE_WAIT_AT_(t0, t1, stage, iter, barrier, flags, aux, ...)                                       \
@@ -431,6 +501,9 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_CONSUMED_RELEASED(t_read, t_math, t_end, iter) do { } while (0)
 #define TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, flags) do { } while (0)
 #define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter) do { } while (0)
+#define TMASCOPE_WAIT_OPEN(t0, ...) do { } while (0)
+#define TMASCOPE_WAIT_CLOSE_AT(t1) do { } while (0)
+#define TMASCOPE_WAIT_CLOSE() do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
 #define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)
 

@@ -28,7 +28,7 @@ static uint8_t role_of(const rec_launch *l, size_t gw, uint32_t n)
     int copies = 0, work = 0;
     const run_raw_ev *ev = l->ev + gw * l->stride;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t kind = ev[k].kind_flags & 15u;
+        uint32_t kind = run_raw_norm(&ev[k]).kind_flags & 15u;
         copies |= kind == TRACE_TMA_ISSUE || kind == TRACE_CPASYNC_ISSUE || kind == TRACE_BAR_EXPECT_TX ||
                   kind == TRACE_TMA_FLIGHT || kind == RUN_KIND_PRODUCED;
         work |= kind == TRACE_SMEM_READ || kind == TRACE_MATH || kind == TRACE_RELEASE || kind == RUN_KIND_CONSUMED;
@@ -75,7 +75,7 @@ static int generic_trace(const rec_launch *l, uint32_t trace_ctas, trace *out, u
             if (trace_ctas && c >= trace_ctas)
                 continue;
             for (uint32_t k = 0; k < n && rc == ERR_OK; k++) {
-                const run_raw_ev *r = &l->ev[gw * l->stride + k];
+                const run_raw_ev nr = run_raw_norm(&l->ev[gw * l->stride + k]), *r = &nr;
                 const uint32_t kind = r->kind_flags & 15u, fl = r->kind_flags >> 4;
                 const uint32_t hi = (uint32_t)r->stage | (uint32_t)r->barrier << 8 | (uint32_t)r->aux << 16;
                 int64_t t = (int64_t)ct[0] + (int64_t)((double)(uint32_t)(r->t - (uint32_t)ct[1]) * npc) - t0;

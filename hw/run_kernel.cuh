@@ -122,7 +122,8 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
  * simulator does. Deferred: the call sites read the clock where the event happens but
  * write the record after the arrive, copy issue or release that the other warps wait
  * for, so neither the stores nor their operands sit between a completed wait and the
- * action it unblocks. The rings live in the dynamic shared memory after the stages; the
+ * action it unblocks; a stall's record is written while the warp stalls, its end clock
+ * (one store) when it ends (TMASCOPE_WAIT_OPEN / _CLOSE_AT). The rings live in the dynamic shared memory after the stages; the
  * generator sizes them to hold every event of a warp when the CTA's share of shared
  * memory allows (TMASCOPE_RING_HOLDS_ALL: no check, one copy at the end), else the ring is
  * checked once per produce / consume step (TMASCOPE_FLUSH_POINT, TMASCOPE_STEP_RECORDS:
@@ -134,10 +135,6 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
     } while (0)
 #define NOW() TMASCOPE_NOW()
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) REC_IF(true, kind_, stage_, iter_, flags_, aux_, t0_, dur_)
-/* the event of a wait that stalled (WaitEv, filled by wait(): dur 0 when it did not);
- * full: the barrier waited on is a full barrier */
-#define WAIT_REC(w_, stage_, iter_, side_, full_)                                                        \
-    REC_IF((w_).dur != 0u, K_WAIT, stage_, iter_, EVF_BLOCKED | ((full_) ? EVF_FULL : 0u), side_, (w_).t0, (w_).dur)
 
 /* trace kinds (sim/trace.h) */
 #define K_EXPECT_TX 3
@@ -333,58 +330,61 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     float sink = 0.f;
     int stop = 0;
 
-    /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. The
-     * wait's event (only when the warp stalled, as in the simulator) is left in `w` for the
-     * caller to record after the action the wait unblocked (WAIT_REC); a failed wait is
-     * recorded at once. */
-    struct WaitEv { u32 t0, dur; };
-    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side, WaitEv &w) -> int {
-        u32 t0 = NOW();
-        u32 ok = bar_test(bar0 + 8 * b, parity);
-        u32 blocked = 0, timeout = 0, failed = 0;
-        if (!__all_sync(0xffffffffu, ok)) {
-            blocked = 1;
-            u64 g0 = gtimer();
-            for (;;) {
-                ok = bar_try(bar0 + 8 * b, parity);
-                if (__all_sync(0xffffffffu, ok))
-                    break;
-                u32 bail = 0;
-                if (lane == 0) {
-                    if (*hang || *(volatile u32 *)&abort_s)
-                        bail = 1;
-                    else if (gtimer() - g0 > p.timeout_ns) {
-                        bail = 2;
-                        if (atomicCAS(p.hang, 0u, 1u) == 0u) {
-                            p.hang[1] = cta;
-                            p.hang[2] = warp;
-                            p.hang[3] = b;
-                            p.hang[4] = phase;
-                            p.hang[5] = iter;
-                            p.hang[6] = parity;
-                            __threadfence();
-                        }
-                        *(volatile u32 *)&abort_s = 1;
+    /* Bounded wait: every lane polls; lane 0 owns the deadline and the hang record. A wait
+     * whose first probe fails is a stall (as in the simulator): its record is written
+     * before the warp polls, its end clock when the wait ends; a failed wait's record is
+     * written again with its flags. The path of a wait that did not block has nothing of
+     * the recording but the clock read before the probe. */
+    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side) -> int {
+        const u32 t0 = NOW();
+        if (__all_sync(0xffffffffu, bar_test(bar0 + 8 * b, parity)))
+            return 0;
+        const u32 wflags = full ? EVF_FULL : 0u;
+        TMASCOPE_WAIT_OPEN(t0, 0u, iter, 0u, wflags, side);
+        u32 timeout = 0, failed = 0;
+        u64 g0 = gtimer();
+        while (!__all_sync(0xffffffffu, bar_try(bar0 + 8 * b, parity))) {
+            u32 bail = 0;
+            if (lane == 0) {
+                if (*hang || *(volatile u32 *)&abort_s)
+                    bail = 1;
+                else if (gtimer() - g0 > p.timeout_ns) {
+                    bail = 2;
+                    if (atomicCAS(p.hang, 0u, 1u) == 0u) {
+                        p.hang[1] = cta;
+                        p.hang[2] = warp;
+                        p.hang[3] = b;
+                        p.hang[4] = phase;
+                        p.hang[5] = iter;
+                        p.hang[6] = parity;
+                        __threadfence();
                     }
-                }
-                bail = __shfl_sync(0xffffffffu, bail, 0);
-                if (bail) {
-                    timeout = bail == 2;
-                    failed = 1;
-                    break;
+                    *(volatile u32 *)&abort_s = 1;
                 }
             }
+            bail = __shfl_sync(0xffffffffu, bail, 0);
+            if (bail) {
+                timeout = bail == 2;
+                failed = 1;
+                break;
+            }
         }
-        w.t0 = t0;
-        w.dur = blocked ? (NOW() - t0) | 1u : 0u;   /* odd: never 0 when blocked */
-        if (failed)
-            REC(K_WAIT, stage, iter, EVF_BLOCKED | (timeout ? EVF_TIMEOUT : 0) | (full ? EVF_FULL : 0), side, t0, w.dur);
+        const u32 t_end = NOW();
+        TMASCOPE_WAIT_CLOSE_AT(t_end);
+        if (!failed)
+            return 0;
+#if TMAHW_RECORD
+        tmascope_wait_rewrite(tmascope_w_, tmascope_h_, t0, t_end, iter,
+                              TMASCOPE_WORD3(K_WAIT, EVF_BLOCKED | TMASCOPE_F_END_CLOCK | wflags | (timeout ? EVF_TIMEOUT : 0u),
+                                             0u, 0u, side));
+#endif
+        (void)t0;
+        (void)t_end;
+        (void)wflags;
+        (void)timeout;
         (void)side;
-        (void)phase;
         (void)stage;
-        (void)iter;
-        (void)full;
-        return failed ? -1 : 0;
+        return -1;
     };
 
     /* iteration j's tile of each tensor in global memory, once per stage: per chunk, the
@@ -425,14 +425,15 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 s = j % STAGES, k = j / STAGES;
         /* producer side (aux 1): the release of the stage's previous use; the
          * producer.waits_on: full bug waits for its own previous copy instead */
-        WaitEv w;
-        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1, w))
+        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1))
             return -1;
         const u32 stage_addr = base + s * STAGE_BYTES;
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
         {
-            u32 t = NOW(), ti[NTENS];
+            /* the expect_tx; the first and the last copy issue */
+            const u32 t = NOW();
+            u32 t_first = 0, t_last = 0;
             if (lane == 0)
                 bar_expect_tx(full, EXPECT_TX);
             const u32 group = MCAST ? cta / CLUSTER : cta, ngroups = MCAST ? gridDim.x / CLUSTER : gridDim.x;
@@ -451,16 +452,19 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 }
                 dst += crank * T_SLICE_SMEM[t_];
 #endif
-                ti[t_] = NOW();
+                if (t_ == 0)
+                    t_first = NOW();
+                if (t_ == NTENS - 1)
+                    t_last = t_ == 0 ? t_first : NOW();
                 if (lane == 0)
                     tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
             }
-            /* the events, after the copies are under way: the expect_tx and the
-             * copies in one record */
-            WAIT_REC(w, s, j, 1, PRODUCER_WAITS_FULL);
-            TMASCOPE_PRODUCED(t, ti[0], ti[NTENS - 1], j);
+            /* the event, after the copies are under way: the expect_tx and the copies in
+             * one record */
+            TMASCOPE_PRODUCED(t, t_first, t_last, j);
             (void)t;
-            (void)ti;
+            (void)t_first;
+            (void)t_last;
         }
         __syncwarp();
 #elif MODE == 2
@@ -475,7 +479,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             __syncwarp();
             if (lane == 0)
                 asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(full) : "memory");
-            WAIT_REC(w, s, j, 1, PRODUCER_WAITS_FULL);
             REC(K_CPASYNC_ISSUE, s, j, 0, 0, ti, 0);
             (void)ti;
         }
@@ -504,7 +507,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             }
             __syncwarp();
             u32 te = NOW();
-            WAIT_REC(w, s, j, 1, PRODUCER_WAITS_FULL);
             REC(K_EXPECT_TX, s, j, EVF_FULL, 1, te_x, 0);
             REC(K_STAS_FLIGHT, s, j, EVF_FULL, 1, ti, te - ti);
             (void)te;
@@ -512,7 +514,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             (void)ti;
         }
 #endif
-        (void)w;
         TMASCOPE_FLUSH_POINT();
         return 0;
     };
@@ -579,15 +580,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
     auto consume = [&](u32 i) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
-        WaitEv w = {0, 0};
 #if !CP_GROUPS
-        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, w))
+        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0))
             return -1;
 #endif
-        /* the wait's record at once (a stall: the reads that follow are this warp's own, no
-         * other warp waits for them), so that its times are not kept in registers across
-         * the reads and the math */
-        WAIT_REC(w, s, i, 0, 1);
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
         /* clocks of the read and the math: their events are written after the release */
@@ -708,7 +704,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         (void)te_st;
         (void)st_ev;
         TMASCOPE_FLUSH_POINT();
-        (void)w;
         (void)t_rd;
         (void)te_rd;
         (void)te_m;

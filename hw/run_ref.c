@@ -244,13 +244,35 @@ typedef struct raw_rec {
 } raw_rec;
 #define RAW_EXPAND_MAX (DESC_MAX_TENSORS + 3)
 
+run_raw_ev run_raw_norm(const run_raw_ev *r)
+{
+    run_raw_ev n = *r;
+    const uint32_t kind = r->kind_flags & 15u, fl = r->kind_flags >> 4u;
+    if (kind == RUN_KIND_CONSUMED_CLK || kind == RUN_KIND_PRODUCED_CLK) {
+        /* {t0, t1, t2, iter << 8 | flags << 4 | kind} */
+        uint32_t second = r->iter - r->dur;
+        second = second < 0xffffffu ? second : 0xffffffu;
+        n.dur = r->dur - r->t;
+        n.iter = (uint32_t)r->stage | (uint32_t)r->barrier << 8 | (uint32_t)r->aux << 16;
+        n.kind_flags = (uint8_t)((kind == RUN_KIND_CONSUMED_CLK ? RUN_KIND_CONSUMED : RUN_KIND_PRODUCED) | fl << 4u);
+        n.stage = (uint8_t)second;
+        n.barrier = (uint8_t)(second >> 8);
+        n.aux = (uint8_t)(second >> 16);
+    } else if (kind == TRACE_WAIT && (fl & RUN_EVF_END_CLOCK)) {
+        n.dur = r->dur ? r->dur - r->t : 0u;
+        n.kind_flags = (uint8_t)(kind | (fl & ~RUN_EVF_END_CLOCK) << 4u);
+    }
+    return n;
+}
+
 /* One device record as the events it stands for (hw/record.cuh): a consumed stage is its
  * read and its math (those the description has) and, flagged, the release of iteration -
  * release_lag at the math's end; a produced stage its expect_tx and one
  * issue per tensor, spread evenly from the first issue to the last. Every event's stage
  * is its iteration's. Returns the number of events. */
-static uint32_t expand(const run_raw_ev *ev, const pipe_desc *d, raw_rec out[RAW_EXPAND_MAX])
+static uint32_t expand(const run_raw_ev *dev, const pipe_desc *d, raw_rec out[RAW_EXPAND_MAX])
 {
+    const run_raw_ev nev = run_raw_norm(dev), *ev = &nev;
     const raw_rec r = {ev->t, ev->dur, ev->iter, (uint8_t)(ev->kind_flags & 15u), (uint8_t)(ev->kind_flags >> 4),
                        (uint8_t)(ev->iter % d->stages), ev->aux};
     const uint32_t hi = (uint32_t)ev->stage | (uint32_t)ev->barrier << 8 | (uint32_t)ev->aux << 16;   /* bits 8..31 */

@@ -47,10 +47,15 @@ typedef struct run_raw_ev {
  * the copies, issued from t + dur to t + dur + bits 8..31) */
 #define RUN_KIND_CONSUMED 12u
 #define RUN_KIND_PRODUCED 13u
+/* the same two as the device writes them: three clocks (t, dur, iter hold them) and the
+ * iteration's low 24 bits in bits 8..31 of the last word; run_raw_norm makes them 12, 13 */
+#define RUN_KIND_CONSUMED_CLK 14u
+#define RUN_KIND_PRODUCED_CLK 15u
 #define RUN_EVF_BLOCKED 1u
 #define RUN_EVF_TIMEOUT 2u
 #define RUN_EVF_FULL 4u
 #define RUN_EVF_RELEASED 8u   /* a consumed record: the stage (iteration - release_lag) was released at the math's end */
+#define RUN_EVF_END_CLOCK 8u  /* a wait: dur holds the clock at the wait's end (0: never closed) */
 #define RUN_AUX_OWN_CTA 0xffu /* a release's aux: the recording CTA itself */
 /* evn of a warp that recorded nothing because the kernel's rings were for fewer warps */
 #define RUN_EVN_UNRECORDED 0xffffffffu
@@ -66,6 +71,11 @@ typedef struct run_raw {
     uint32_t nwarps;           /* warps per CTA */
     uint32_t ev_stride;        /* records per warp in ev (0: ev_cap) */
 } run_raw;
+
+/* A device record with durations: the clock records (kinds 14, 15) as kinds 12 and 13 (the
+ * second duration clamped to 24 bits), a wait with its end clock (RUN_EVF_END_CLOCK) with
+ * its duration; other records as they are. */
+run_raw_ev run_raw_norm(const run_raw_ev *r);
 
 /* Converts to trace events (source hw, the simulator's kinds and keys, the description's
  * barrier numbering and bytes). Sets *overflowed to the number of warps whose buffer

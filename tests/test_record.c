@@ -178,6 +178,78 @@ Test(record, records_to_events_without_a_description)
     rec_launch_free(&l);
 }
 
+/* CTA 0 of fill_cta0 as the header writes it now: the produced and consumed stages as
+ * their clocks (kinds 14, 15), the stall with its end clock. */
+static void fill_cta0_clocks(rec_launch *l)
+{
+    l->ev[0] = rec(RUN_KIND_PRODUCED_CLK, 0, 100, 130, 130, 0);
+    l->evn[0] = 1;
+    run_raw_ev *w1 = l->ev + 1 * l->stride;
+    w1[0] = rec(TRACE_WAIT, RUN_EVF_BLOCKED | RUN_EVF_FULL | RUN_EVF_END_CLOCK, 150, 400, 0, 0);
+    w1[1] = rec(RUN_KIND_CONSUMED_CLK, 0, 400, 500, 800, 0);
+    w1[2] = rec(TRACE_RELEASE, 0, 800, 0, 0, 0);
+    l->evn[1] = 3;
+}
+
+static void convert(const rec_launch *l, const pipe_desc *d, trace *tr)
+{
+    rec_summary s;
+    err_info e = {0};
+    trace_init(tr, TRACE_SRC_HW);
+    cr_assert_eq(rec_to_trace(l, d, NULL, 0, 0, tr, &s, &e), ERR_OK, "%s", e.detail);
+}
+
+static void expect_same_events(const trace *a, const trace *b)
+{
+    cr_assert_eq(a->count, b->count);
+    for (size_t k = 0; k < a->count; k++) {
+        const trace_event *x = &a->events[k], *y = &b->events[k];
+        cr_expect(x->t_ns == y->t_ns && x->dur_ns == y->dur_ns && x->kind == y->kind && x->warp == y->warp &&
+                      x->stage == y->stage && x->barrier == y->barrier && x->iteration == y->iteration &&
+                      x->flags == y->flags && x->bytes == y->bytes && x->role == y->role,
+                  "event %zu: kind %u at %lld (+%u) against kind %u at %lld (+%u)", k, x->kind, (long long)x->t_ns,
+                  x->dur_ns, y->kind, (long long)y->t_ns, y->dur_ns);
+    }
+}
+
+/* The records the header writes (clocks as read; a stall's end clock) convert to the same
+ * events as the same stages recorded with durations, with and without a description. */
+Test(record, clock_records_convert_like_duration_records)
+{
+    static pipe_desc d;
+    load_hand(&d);
+    d.ctas = 2;
+    rec_launch a, b;
+    launch_init(&a, 2);
+    launch_init(&b, 2);
+    fill_cta0(&a);
+    fill_cta0_clocks(&b);
+    for (int with = 0; with < 2; with++) {
+        trace ta, tb;
+        convert(&a, with ? &d : NULL, &ta);
+        convert(&b, with ? &d : NULL, &tb);
+        cr_expect_gt(ta.count, 5);
+        expect_same_events(&ta, &tb);
+        trace_free(&ta);
+        trace_free(&tb);
+    }
+    rec_launch_free(&a);
+    rec_launch_free(&b);
+    /* the iteration's 24 bits; the second duration clamped to 24 bits, as the older records
+     * were; a stall never closed (its end clock still 0) lasts 0 cycles */
+    run_raw_ev n = run_raw_norm(&(run_raw_ev){.t = 0xfffffff0u, .dur = 0x10u, .iter = 0x02000010u,
+                                              .kind_flags = RUN_KIND_CONSUMED_CLK | RUN_EVF_RELEASED << 4,
+                                              .stage = 0x56, .barrier = 0x34, .aux = 0x12});
+    cr_expect_eq(n.kind_flags, RUN_KIND_CONSUMED | RUN_EVF_RELEASED << 4);
+    cr_expect_eq(n.t, 0xfffffff0u);
+    cr_expect_eq(n.dur, 0x20u, "the read across the clock's wrap");
+    cr_expect_eq(n.iter, 0x123456u);
+    cr_expect(n.stage == 0xff && n.barrier == 0xff && n.aux == 0xff, "the math's 0x2000000 cycles clamped");
+    n = run_raw_norm(&(run_raw_ev){.t = 500, .kind_flags = TRACE_WAIT | (RUN_EVF_BLOCKED | RUN_EVF_END_CLOCK) << 4});
+    cr_expect_eq(n.dur, 0);
+    cr_expect_eq(n.kind_flags, TRACE_WAIT | RUN_EVF_BLOCKED << 4);
+}
+
 /* A raw launch file reads back as written; a damaged one is bad input naming the file. */
 Test(record, raw_file_round_trip)
 {
@@ -240,9 +312,15 @@ static const char kernel_src[] =
     "        acc = acc * 0.99f + (float)i;\n"
     "        TMASCOPE_MARK(t1);\n"
     "        TMASCOPE_CONSUMED(t0, t1, t1, i);\n"
+    "        TMASCOPE_PRODUCED(t0, t1, t1, i);\n"
     "        TMASCOPE_SPAN_AT(t0, t1, TMASCOPE_MATH, i % 4, i, TMASCOPE_BAR_AUTO);\n"
     "        TMASCOPE_EVENT(TMASCOPE_RELEASE, i % 4, i, 4 + i % 4);\n"
     "        TMASCOPE_WAIT_AT(t0, t1, i == 3, i % 4, i, i % 4, TMASCOPE_F_FULL, 1u);\n"
+    "        if (acc > 1e30f) {\n"
+    "            TMASCOPE_WAIT_OPEN(t0, i % 4, i, i % 4, TMASCOPE_F_FULL);\n"
+    "            TMASCOPE_WAIT_CLOSE();\n"
+    "        }\n"
+    "        TMASCOPE_FLUSH_POINT();\n"
     "    }\n"
     "    out[threadIdx.x] = acc;\n"
     "    TMASCOPE_END();\n"
@@ -272,16 +350,17 @@ Test(record_header, compiles_with_nvcc_for_sm_90a, .timeout = 180)
     cr_assert_not_null(f);
     fprintf(f, "#include \"record.cuh\"\n%s", kernel_src);
     fclose(f);
-    for (int r = 0; r <= 1; r++) {
+    /* compiled out; recorded with a ring check per record; with one per TMASCOPE_FLUSH_POINT */
+    for (int r = 0; r <= 2; r++) {
         char cmd[512];
-        snprintf(cmd, sizeof cmd, NVCC " -arch=sm_90a -std=c++17 -Ihw -DTMASCOPE_RECORD=%d -Werror all-warnings -cubin "
-                 "%s -o %s.cubin 2>&1", r, path, path);
+        snprintf(cmd, sizeof cmd, NVCC " -arch=sm_90a -std=c++17 -Ihw -DTMASCOPE_RECORD=%d%s -Werror all-warnings -cubin "
+                 "%s -o %s.cubin 2>&1", r ? 1 : 0, r == 2 ? " -DTMASCOPE_STEP_RECORDS=8" : "", path, path);
         FILE *p = popen(cmd, "r");
         char out[4096];
         size_t n = fread(out, 1, sizeof out - 1, p);
         out[n] = 0;
         int st = pclose(p);
-        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "TMASCOPE_RECORD=%d: %s", r, out);
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "variant %d: %s", r, out);
     }
     char cubin[80];
     snprintf(cubin, sizeof cubin, "%s.cubin", path);
