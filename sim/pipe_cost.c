@@ -31,20 +31,29 @@ static uint32_t copy_trips(const pipe_desc *d, uint32_t rank)
     return c1 > c0 ? (c1 - c0 + 31) / 32 : 0;
 }
 
-/* A warp's cp.async copy step on its own: its trips and the step around them (the
- * commit-group step has no mbarrier arrives). */
-int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips)
+/* A copy loop's step (hw/run_kernel.cuh copy_share, MODE 3): each tensor's tile address,
+ * then the trips, on the warp's own and in its sub-partition's issue slots. Returns its end. */
+static int64_t copy_loop_end(sim *s, const warp *w, double step_ns, uint32_t trips, double trip_ns, double trip_slots)
 {
-    *trips = copy_trips(s->d, w->consumer_rank);
-    double step = s->d->cpasync_groups ? s->p->ldgsts_group_step_ns : s->p->ldgsts_step_ns;
-    step += s->d->ntensors * s->p->tile_address_ns;
-    return (int64_t)(step * 1000 + *trips * s->p->ldgsts_issue_cycles * s->ps_per_cycle);
+    const pipe_params *p = s->p;
+    double own_ns = step_ns + s->d->ntensors * p->tile_address_ns + trips * trip_ns;
+    double slots = s->d->ntensors * p->produce_issue_cycles + trips * trip_slots;
+    return issue_end(s, w, (int64_t)(own_ns * 1000), slots);
 }
 
-/* The issue slots of a warp's cp.async copy step: its trips and its tensors' tile addresses. */
-double copy_step_slots(const sim *s, uint32_t trips)
+/* A warp's cp.async copy step (the commit-group step has no mbarrier arrives). */
+int64_t copy_step_end(sim *s, const warp *w)
 {
-    return trips * s->p->ldgsts_slot_cycles + s->d->ntensors * s->p->produce_issue_cycles;
+    const pipe_params *p = s->p;
+    double step_ns = s->d->cpasync_groups ? p->ldgsts_group_step_ns : p->ldgsts_step_ns;
+    double trip_ns = p->ldgsts_issue_cycles * s->ps_per_cycle / 1000.0;
+    return copy_loop_end(s, w, step_ns, copy_trips(s->d, w->consumer_rank), trip_ns, p->ldgsts_slot_cycles);
+}
+
+/* The st.async loop: 16 bytes per lane and trip, each trip a dependent load then the store. */
+int64_t stas_loop_end(sim *s, const warp *w)
+{
+    return copy_loop_end(s, w, 0, (s->d->copy_bytes + 511) / 512, s->p->stas_trip_ns, s->p->stas_slot_cycles);
 }
 
 double pipe_l2_share_rate(const pipe_params *p, double readers)

@@ -248,8 +248,8 @@ int barsync_arrive(sim *s, warp *w, uint32_t iter);
 
 /* pipe_cost.c */
 int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles);
-int64_t copy_step_ps(const sim *s, const warp *w, uint32_t *trips);
-double copy_step_slots(const sim *s, uint32_t trips);
+int64_t copy_step_end(sim *s, const warp *w);
+int64_t stas_loop_end(sim *s, const warp *w);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);

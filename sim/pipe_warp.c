@@ -59,9 +59,7 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
     err_info *fe = &s->fe;
     if (j < d->iterations) {
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
-        uint32_t instr;
-        int64_t own = copy_step_ps(s, w, &instr);
-        cost = issue_end(s, w, own, copy_step_slots(s, instr)) - s->now;
+        cost = copy_step_end(s, w) - s->now;
         done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
@@ -144,9 +142,7 @@ static int64_t produce_cpasync(sim *s, warp *w)
     const pipe_desc *d = s->d;
     uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
     uint32_t bytes = d->copy_bytes / d->consumer_warps;
-    uint32_t instr;
-    int64_t own = copy_step_ps(s, w, &instr);
-    int64_t cost = issue_end(s, w, own, copy_step_slots(s, instr)) - s->now;
+    int64_t cost = copy_step_end(s, w) - s->now;
     int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
     pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
@@ -223,11 +219,8 @@ static int64_t produce_tma(sim *s, warp *w)
 static int64_t stas_load(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
-    uint32_t trips = (d->copy_bytes + 511) / 512;
     int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0, 1);
-    double loop_ns = d->ntensors * s->p->tile_address_ns + trips * s->p->stas_trip_ns;
-    double slots = d->ntensors * s->p->produce_issue_cycles + trips * s->p->stas_slot_cycles;
-    int64_t loop = issue_end(s, w, (int64_t)(loop_ns * 1000), slots);
+    int64_t loop = stas_loop_end(s, w);
     if (loop > done)
         done = loop;
     w->op_start = s->now;
