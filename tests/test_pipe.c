@@ -17,6 +17,13 @@ static void load(const char *name, pipe_desc *d)
     cr_assert_eq(desc_load(path, d, &e), ERR_OK, "%s: %s", path, e.detail);
 }
 
+/* A description given as text. */
+static void parse(const char *text, pipe_desc *d)
+{
+    err_info e = {0};
+    cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", d, &e), ERR_OK, "%s", e.detail);
+}
+
 static void run(const pipe_desc *d, pipe_result *r, trace *t)
 {
     err_info e = {0};
@@ -204,8 +211,7 @@ Test(pipe, too_large_full_count_deadlocks_with_a_chain)
     const char *t = "warps: {producer: 1, consumer: 2}\nstages: 2\niterations: 4\n"
                     "tensors:\n  - {dims: [4096, 4096], box: [64, 64]}\nbarriers: {full_count: 2}\n";
     pipe_desc d;
-    err_info e = {0};
-    cr_assert_eq(desc_parse_yaml(t, strlen(t), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+    parse(t, &d);
     pipe_result r;
     run(&d, &r, NULL);
     cr_assert(r.deadlock);
@@ -289,8 +295,7 @@ Test(pipe, warps_on_one_sub_partition_share_its_math_pipe)
                        "tensors:\n  - {dims: [4096, 4096], box: [64, 64], swizzle: 128b}\n"
                        "consumer:\n  math: {kind: mma, amount: 1048576}\n";
     pipe_desc d;
-    err_info e = {0};
-    cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+    parse(text, &d);
     trace t;
     trace_init(&t, TRACE_SRC_SIM);
     pipe_result r;
@@ -332,8 +337,7 @@ Test(pipe, more_stages_help_until_the_bottleneck_moves)
         char text[512];
         snprintf(text, sizeof text, fmt, stages[k]);
         pipe_desc d;
-        err_info e = {0};
-        cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+        parse(text, &d);
         pipe_result r;
         run(&d, &r, NULL);
         t[k] = r.kernel_ns;
@@ -421,8 +425,7 @@ static void store_spans(const char *reduce, double *mean_ns, size_t *count, int 
              "consumer:\n  math: {kind: mma, amount: 1048576}\nstore: {bytes: 16384, every: 8%s%s}\n",
              reduce ? ", reduce: " : "", reduce ? reduce : "");
     pipe_desc d;
-    err_info e = {0};
-    cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+    parse(text, &d);
     trace t;
     trace_init(&t, TRACE_SRC_SIM);
     pipe_result r;
@@ -471,8 +474,7 @@ Test(pipe, isolated_4kb_tma_load_matches_the_measured_latency)
                  "warps: {producer: 1, consumer: 1}\nstages: 1\niterations: 1\n"
                  "tensors:\n  - {dims: [4096, 4096], box: [64, 32], l2_hit: %d}\n", hit);
         pipe_desc d;
-        err_info e = {0};
-        cr_assert_eq(desc_parse_yaml(text, strlen(text), "t.yaml", &d, &e), ERR_OK, "%s", e.detail);
+        parse(text, &d);
         cr_assert_eq(d.copy_bytes, 4096);
         trace t;
         trace_init(&t, TRACE_SRC_SIM);
