@@ -5,6 +5,13 @@ import json
 import os
 import re
 import subprocess
+import sys
+
+
+def die(msg):
+    """Bad input: one line on stderr naming the script, exit status 2."""
+    print(f'{os.path.basename(sys.argv[0])}: {msg}', file=sys.stderr)
+    sys.exit(2)
 
 
 def split_of(name):
@@ -20,6 +27,8 @@ def descriptions(dirs):
     """(name, dir) of every corpus_*.yaml in dirs, sorted."""
     out = []
     for d in dirs:
+        if not os.path.isdir(d):
+            die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
         for f in sorted(os.listdir(d)):
             if f.startswith('corpus_') and f.endswith('.yaml'):
                 out.append((f[:-5], d))
@@ -57,6 +66,8 @@ def pct(v, q):
 
 def trace_events(tmasim, tmt, tmp):
     """The trace's events as Chrome JSON dicts (tmasim export)."""
+    if not os.access(tmasim, os.X_OK):
+        die(f'TMASIM: {tmasim!r} is not an executable (make build/rel/tmasim)')
     subprocess.run([tmasim, 'export', tmt, '--chrome', tmp], check=True, capture_output=True)
     with open(tmp) as f:
         ev = json.load(f)
