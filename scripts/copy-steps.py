@@ -8,7 +8,7 @@
 import sys
 import tempfile
 
-from fitlib import descriptions, field, lstsq, pct, split_of, trace_events
+from fitlib import die, descriptions, field, lstsq, pct, split_of, trace_events
 import os
 
 tmasim = sys.argv[1] if len(sys.argv) > 1 else 'build/rel/tmasim'
@@ -39,6 +39,8 @@ for name, d in descriptions(dirs):
             X.append([0.0 if groups else 1.0, 1.0 if groups else 0.0, trips, tensors])
             Y.append(b['t_ns'] - a['t_ns'])
             used.add(name)
+if not Y:
+    die('no recording of the kind measured in ' + ', '.join(dirs))
 c = lstsq(X, Y)
 res = [y - sum(k * x for k, x in zip(c, xx)) for xx, y in zip(X, Y)]
 print(f'{len(Y)} prologue steps of {len(used)} descriptions')

@@ -9,10 +9,12 @@ import os
 import sys
 import tempfile
 
-from fitlib import descriptions, pct, split_of, trace_events
+from fitlib import die, descriptions, pct, split_of, trace_events
 
 tmasim = sys.argv[1] if len(sys.argv) > 1 else 'build/rel/tmasim'
 half = sys.argv[2] if len(sys.argv) > 2 else 'fit'
+if half not in ('fit', 'test', 'all'):
+    die(f'half: {half!r} (allowed fit, test, all)')
 dirs = sys.argv[3:] or ['traces/h200/corpus']
 out = []
 for name, d in descriptions(dirs):
@@ -27,5 +29,7 @@ for name, d in descriptions(dirs):
     span = max(a['t_ns'] + a['dur_ns'] for a in ev) - min(a['t_ns'] for a in ev)
     if span < 100000:
         out.append(rep['cta_ns_p50'] - span)
+if not out:
+    die('no recording of the kind measured in ' + ', '.join(dirs))
 print(f'{half} half: {len(out)} kernels; cta_overhead_ns = {pct(out, 50):.0f} '
       f'(p25 {pct(out, 25):.0f}, p75 {pct(out, 75):.0f})')

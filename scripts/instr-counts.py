@@ -9,9 +9,11 @@ import json
 import os
 import sys
 
-from fitlib import descriptions, field, lstsq, pct, split_of
+from fitlib import die, descriptions, field, lstsq, pct, split_of
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
+if half not in ('fit', 'test', 'all'):
+    die(f'half: {half!r} (allowed fit, test, all)')
 dirs = sys.argv[2:] or ['traces/h200/corpus']
 cols = ['step', 'group_step', 'read', 'ffma', 'mma', 'cp_trip', 'stas_trip', 'tensor', 'warp']
 X, Y = [], []
@@ -40,6 +42,8 @@ for name, d in descriptions(dirs):
               ctas * it * cp, ctas * prod * it * sa, ctas * it * tensors * (cons if mode == 'cp_async' else max(prod, 1)),
               ctas * (prod + cons)])
     Y.append(m['smsp__inst_executed.sum'])
+if not Y:
+    die('no recording of the kind measured in ' + ', '.join(dirs))
 coef = lstsq([[x / y for x in r] for r, y in zip(X, Y)], [1.0] * len(Y))
 res = [sum(k * x for k, x in zip(coef, r)) / y - 1 for r, y in zip(X, Y)]
 print(f'{half} half: {len(Y)} kernels; instructions per event:')
