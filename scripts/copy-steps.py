@@ -5,11 +5,11 @@
 # the step's cp.async trips (32 lanes' 16-byte chunks) and its tensors; least squares with an
 # intercept per kind of step (mbarrier, commit group). Prints the parameters sim/params.c takes from it.
 #   python3 scripts/copy-steps.py [TMASIM] [DIR...]
+import os
 import sys
 import tempfile
 
 from fitlib import die, descriptions, field, lstsq, pct, split_of, trace_events
-import os
 
 tmasim = sys.argv[1] if len(sys.argv) > 1 else 'build/rel/tmasim'
 dirs = sys.argv[2:] or ['traces/h200/corpus']
