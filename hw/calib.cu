@@ -647,6 +647,111 @@ int b_ifetch(ctx &c)
     return 0;
 }
 
+typedef void (*int_kernel)(int, u32, u64 *, u32 *);
+
+/* How fast a sub-partition issues integer instructions by warps on it: 8 independent chains
+ * per warp (ck_int), 1-16 warps per sub-partition (16: two CTAs of 1024 threads per SM).
+ * Cycles per warp instruction on the sub-partition, from the median CTA span. */
+int b_issue(ctx &c)
+{
+    const int_kernel ks[5] = {ck_int<0>, ck_int<1>, ck_int<2>, ck_int<3>, ck_int<4>};
+    const char *names[5] = {"mad", "xor", "add", "madxor", "addr"};
+    const int per[5] = {1, 2, 4, 8, 16}, n = 512;
+    double cyc[5][5];
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 5; i++) {
+            const int ctas = per[i] > 8 ? 2 : 1, threads = 128 * per[i] / ctas;
+            ks[k]<<<c.sms * ctas, threads>>>(n, 0x9e3779b1u, c.dout, c.dsink);
+            if (fetch(c, 64 * (size_t)c.sms * ctas))
+                return -1;
+            std::vector<double> s;
+            for (int b = 0; b < c.sms * ctas; b++) {
+                u64 t0 = ~0ull, t1 = 0;
+                for (int w = 0; w < threads / 32; w++) {
+                    t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
+                    t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
+                }
+                s.push_back((double)(t1 - t0));
+            }
+            cyc[k][i] = quantile(s, 0.5) / (32.0 * n * per[i]);
+        }
+    for (int k = 0; k < 5; k++) {
+        std::string pts;
+        for (int i = 0; i < 5; i++)
+            pts += fmt("%s%d/SMSP %.3f", i ? ", " : "", per[i], cyc[k][i]);
+        add1(c, "issue", fmt("int_%s_cycles", names[k]).c_str(), "cycles", false, cyc[k][3],
+             fmt("%s: 8 independent integer chains per warp (%s), 8 warps per sub-partition: cycles per warp "
+                 "instruction on the sub-partition (%s)",
+                 names[k],
+                 k == 0   ? "mad.lo"
+                 : k == 1 ? "xor"
+                 : k == 2 ? "add"
+                 : k == 3 ? "mad.lo and xor in turn"
+                          : "per 8: 2 mad.lo, shr, xor, 2 add, or, shl",
+                 pts.c_str()));
+    }
+    return 0;
+}
+
+/* One SM's sub-partitions as the warps of its CTAs fill them (%warpid % 4 of each warp, the
+ * SM's CTAs in the order of their first warp's slot): "CTA: residues of warps 0..W-1". */
+std::string smsp_map(const ctx &c, int grid, int warps)
+{
+    std::vector<std::pair<u64, int>> mine;   /* (warp 0's slot, CTA) of SM 0's CTAs */
+    for (int b = 0; b < grid; b++)
+        if (c.hout[(size_t)b * 32 * 4 + 3] == 0)
+            mine.push_back({c.hout[(size_t)b * 32 * 4 + 2], b});
+    std::sort(mine.begin(), mine.end());
+    std::string m;
+    for (auto &e : mine) {
+        m += m.empty() ? "" : " | ";
+        for (int w = 0; w < warps; w++)
+            m += fmt("%llu", (unsigned long long)(c.hout[((size_t)e.second * 32 + w) * 4 + 2] % 4));
+    }
+    return m;
+}
+
+/* Where the warps of several CTAs on one SM issue (%warpid: slot n issues from
+ * sub-partition n % 4). CTAs of 4 warps, k per SM (k = 1, 2, 4, 8), only warp 0 of each
+ * busy: if all their warps 0 shared one sub-partition the span would grow k-fold, spread
+ * over four it grows with k / 4. Then CTAs of 1, 2, 3, 5 and 6 warps, 4 per SM: SM 0's map. */
+int b_smsp(ctx &c)
+{
+    const int ks[4] = {1, 2, 4, 8}, n = 256;
+    double base = 0;
+    for (int i = 0; i < 4; i++) {
+        const int grid = c.sms * ks[i];
+        ck_smsp<<<grid, 128>>>(n, 0, 0x9e3779b1u, c.dout, c.dsink);
+        if (fetch(c, (size_t)grid * 32 * 4))
+            return -1;
+        std::vector<double> span;
+        int res[4] = {0, 0, 0, 0};
+        for (int b = 0; b < grid; b++) {
+            const u64 *o = &c.hout[(size_t)b * 32 * 4];
+            span.push_back((double)(o[1] - o[0]));
+            res[o[2] % 4]++;
+        }
+        double med = quantile(span, 0.5);
+        if (i == 0)
+            base = med;
+        add1(c, "smsp", fmt("smsp_busy_%dctas", ks[i]).c_str(), "ratio", false, med / base,
+             fmt("%d CTAs of 4 warps per SM, warp 0 of each issuing mad.lo on 8 chains (%d trips of 32): its span "
+                 "over one CTA per SM's (%.0f cycles); warp 0's %%warpid %% 4 = 0/1/2/3 in %d/%d/%d/%d CTAs; SM 0: %s",
+                 ks[i], n, base, res[0], res[1], res[2], res[3], smsp_map(c, grid, 4).c_str()));
+    }
+    const int ws[5] = {1, 2, 3, 5, 6};
+    for (int i = 0; i < 5; i++) {
+        const int grid = c.sms * 4;
+        ck_smsp<<<grid, 32 * ws[i]>>>(64, -1, 0x9e3779b1u, c.dout, c.dsink);
+        if (fetch(c, (size_t)grid * 32 * 4))
+            return -1;
+        add1(c, "smsp", fmt("smsp_map_%dw", ws[i]).c_str(), "CTAs", false, 4,
+             fmt("4 CTAs of %d warps per SM: each warp's %%warpid %% 4 on SM 0, CTAs in slot order: %s", ws[i],
+                 smsp_map(c, grid, ws[i]).c_str()));
+    }
+    return 0;
+}
+
 /* wgmma.mma_async from shared memory (SS), the generated GEMM kernel's inner step: each
  * warpgroup issues 4 instructions over one 128-byte swizzle row of K, commits a group and
  * waits with wait_group(1) (throughput) or wait_group(0) (latency of a group of 4).
@@ -1495,19 +1600,21 @@ void usage(FILE *f)
             "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
             "add reduction; bar.sync; cluster remote arrive, alone and by warps per SM; kernel launch\n"
             "overhead and CTA start\n"
-            "spread; resident clusters; L2 reads shared by several SMs (l2share).\n"
+            "spread; resident clusters; L2 reads shared by several SMs (l2share); integer issue\n"
+            "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
+            "CTAs run on (smsp).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch place stas wgmma wgmma_load l2share\n"
+            "                 clusters ifetch place stas wgmma wgmma_load l2share issue smsp\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share"};
+                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "issue", "smsp"};
 
 } // namespace
 
@@ -1542,10 +1649,10 @@ int hw_cmd_calibrate(int argc, char **argv)
         for (; k < run.size() && (strlen(BENCHES[k]) != n || strncmp(p, BENCHES[k], n)); k++)
             ;
         if (k == run.size()) {
-            fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
-                            "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch, place, stas, wgmma, wgmma_load, l2share)\n",
-                    (int)n, p);
+            std::string allowed;
+            for (const char *b : BENCHES)
+                allowed += std::string(allowed.empty() ? "" : ", ") + b;
+            fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed %s)\n", (int)n, p, allowed.c_str());
             return EXIT_BAD;
         }
         run[k] = 1;
@@ -1591,7 +1698,8 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b_clusters(c);
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big)
+               : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();
