@@ -122,6 +122,8 @@ static const params_info table[] = {
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
     {"read_issue_cycles", P(read_issue_cycles), 2.96, "cycles",
      INSTR_COUNT "per shared-memory read instruction with its checksum fold: 2.96 (test half 3.80)"},
+    {"int_issue_cycles", P(int_issue_cycles), 1.438, "cycles",
+     "measured: smsp__cycles_active and smsp__inst_executed (Range Profiler) of the H200 corpus's fit half (traces/h200/corpus, seed 1, recorded 2026-11-25, commit 6bd87af), the 13 kernels whose sub-partitions always had another warp ready (not_selected stalls at least 1.5 per issue) and at most 3% mma.sync: least squares of each kernel's active cycles on its FFMA and its other instructions (scripts/issue-rate.py; each kernel within -8..+7%): 1.438 cycles per other instruction (test half 1.478, seed 2 1.359; kernels without FFMA 1.42..1.53) and 1.156 per FFMA (the ffma microbenchmark: 1.193). The issue microbenchmark (tmahw calibrate --only issue, traces/h200/calibration/issue.params, 2026-11-25 04:02 UTC) shows why it is above 1: at 8 warps per sub-partition an IMAD takes 2.00 cycles (the FMA pipe's integer half rate), LOP3 1.20, a mix of IMAD, shifts, LOP3 and adds 1.22; in the generated code's SASS IMAD is the most frequent integer instruction. Not yet measured on an H100, whose SMs are the same design"},
     {"step_issue_cycles", P(step_issue_cycles), 104, "cycles",
      INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 104 (test half 103); a commit-group step: group_step_issue_cycles"},
     {"ffma_unrolled_cycles", P(ffma_unrolled_cycles), 1.047, "cycles",

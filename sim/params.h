@@ -63,6 +63,9 @@ typedef struct pipe_params {
      * loops, per tensor of a producing step */
     double read_issue_cycles, step_issue_cycles, group_step_issue_cycles, ldgsts_slot_cycles, stas_slot_cycles;
     double produce_issue_cycles;
+    /* cycles of a busy sub-partition per slot of those (the generated code's integer,
+     * branch and memory instructions); an FFMA's slot costs ffma_cycles */
+    double int_issue_cycles;
     double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
     double lsu_bytes_per_cycle_smsp; /* bytes a sub-partition's shared loads return to one warp per cycle */
     double ldgsts_bytes_per_ns_sm; /* cp.async and ld.global bytes one SM takes in per ns */

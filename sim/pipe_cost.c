@@ -9,16 +9,23 @@
 #include "pipe_gemm.h"
 #include "pipe_sim.h"
 
-/* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` issue
- * slots of its sub-partition: the slots are served in turn among the sub-partition's
- * warps, so with many warps on it the stretch ends when its last instruction could
- * issue. Returns the end time. */
-int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
+/* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` of its
+ * sub-partition's issue: the cycles are served in turn among the sub-partition's warps,
+ * so with many warps on it the stretch ends when its last instruction could issue.
+ * Returns the end time. */
+static int64_t issue_cycles_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
 {
     int64_t *free_at = &s->issue_free[s->cta[w->cta].sm * 4 + w->smsp];
     int64_t served = (s->now > *free_at ? s->now : *free_at) + (int64_t)(cycles * s->ps_per_cycle);
     *free_at = served;
     return served > s->now + dur_ps ? served : s->now + dur_ps;
+}
+
+/* The same for `slots` instructions of the generated code outside its math block: each
+ * holds a busy sub-partition for int_issue_cycles. */
+int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double slots)
+{
+    return issue_cycles_end(s, w, dur_ps, slots * s->p->int_issue_cycles);
 }
 
 /* The trips of consumer warp `rank`'s cp.async copy loop over its share of a stage, as the
@@ -285,10 +292,11 @@ int64_t math_step_end(sim *s, warp *w)
     int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
     s->smsp_busy += pipe;
     w->math_tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
-    /* FFMA and mma.sync each take an issue slot per warp instruction */
-    double instr = d->math == PIPE_MATH_FMA ? (double)d->math_amount
-                                            : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
-    int64_t slots = issue_end(s, w, 0, instr) + w->math_tail;
+    /* an FFMA holds a busy sub-partition for ffma_cycles, an mma.sync for one cycle (its
+     * rate is the tensor pipe's) */
+    double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
+                                             : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
+    int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->math_tail;
     w->math_floor = s->now + own > slots ? s->now + own : slots;
     pipe_advance(s, q, s->now);
     uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
@@ -346,7 +354,7 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
     const pipe_params *p = s->p;
     uint32_t sm = s->cta[w->cta].sm, k = pipe_gemm_instrs_per_stage(d);
     double tps = 1000.0 / p->clock_tensor_ghz;
-    int64_t issued = issue_end(s, w, 0, k + 2.0);
+    int64_t issued = issue_cycles_end(s, w, 0, k + 2.0);
     int64_t start = issued > s->tensor_free[sm] ? issued : s->tensor_free[sm];
     int64_t busy = (int64_t)(k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps);
     s->tensor_free[sm] = start + busy;
@@ -376,7 +384,7 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
     int64_t own = (int64_t)(bn / 4.0 * p->lsu_issue_cycles * s->ps_per_cycle);
     int64_t saved = s->now;
     s->now = t;
-    int64_t end = issue_end(s, w, own, bn / 4.0 * 3.0);   /* a cvt, its address and the store per pair of columns */
+    int64_t end = issue_cycles_end(s, w, own, bn / 4.0 * 3.0);   /* a cvt, its address and the store per pair of columns */
     s->now = saved;
     if (tma) {
         int64_t port = (int64_t)(bn * p->smem_cycles_per_wavefront * s->ps_per_cycle);
