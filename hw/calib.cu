@@ -795,6 +795,9 @@ const char WGMMA_LOAD_BENCH[] =
     "        for (int i = 0; i < NACC; i++) r += acc[i];\n"
     "        if (r == 1234.5f) out[0] = 0;\n"
     "        if (threadIdx.x % 128 == 0) atomicAdd(&done, 1);\n"
+    "    } else if (threadIdx.x == nwg * 128 && inflight == 0) {\n"
+    "        while (*(volatile int *)&done < (int)nwg)\n"
+    "            ;\n"
     "    } else if (threadIdx.x == nwg * 128) {\n"
     "        u32 ph[8] = {0, 0, 0, 0, 0, 0, 0, 0};\n"
     "        u32 base = foot > 64 ? blockIdx.x * (foot / gridDim.x) : 0;\n"
@@ -846,6 +849,7 @@ struct wl_cond {
     int fill = 0;        /* operands: 0 what shared memory held, 1 integers -2..2 in bf16 */
     int inflight = 4;    /* the copy thread's bulk copies of 12 KiB in flight */
     unsigned foot = 64;  /* 12 KiB blocks the copies cycle through (64: one 768 KiB stretch in L2) */
+    unsigned smem = 1024 + 65536 + 8 * 12288;   /* dynamic shared memory of the launch */
 };
 const unsigned WL_SMEM = 1024 + 65536 + 8 * 12288;
 
@@ -854,7 +858,7 @@ int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_r
     int nwg = 2, threads = 128 * (nwg + (copy ? 1 : 0));
     CK(cudaMemset(c.dout, 0, (size_t)c.sms * 16 * 8));
     void *args[] = {&n, &distinct, &copy, &src, &c.dout, &w.fill, &w.inflight, &w.foot};
-    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, WL_SMEM, 0, args, NULL) != CUDA_SUCCESS ||
+    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, w.smem, 0, args, NULL) != CUDA_SUCCESS ||
         fetch(c, 16 * (size_t)c.sms)) {
         c.err = "ck_wgmma_load launch failed";
         return -1;
@@ -877,6 +881,38 @@ int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_r
     r->cyc = quantile(cyc, 0.5);
     r->ghz = quantile(ghz, 0.5);
     r->copy_bpns = bw.empty() ? 0 : quantile(bw, 0.5);
+    return 0;
+}
+
+/* The tensor pipe's rate beside the copy thread, by what it does: only spinning on a
+ * shared flag (0 copies), 1-8 bulk copies of 12 KiB in flight from L2 (all SMs the same
+ * 768 KiB) or from DRAM (each SM its own stretch of 768 MiB), with the launch's dynamic
+ * shared memory at 113 KiB (4 copies' room) or 161 KiB; operands integers -2..2. One
+ * comment line per shape: cycles per instruction and the copies' B/ns per SM. */
+int wl_copies(ctx &c, CUfunction fn, uint32_t n, int iters, void *big)
+{
+    const int infl[5] = {0, 1, 2, 4, 8};
+    const unsigned foots[2] = {64, 65536}, smems[2] = {1024 + 65536 + 4 * 12288, WL_SMEM};
+    std::string pts;
+    std::vector<double> all;
+    for (int si = 0; si < 2; si++)
+        for (int fi = 0; fi < 2; fi++)
+            for (int k = 0; k < 5; k++) {
+                if ((fi && !k) || (si == 0 && infl[k] > 4))
+                    continue;
+                wl_cond w;
+                w.fill = 1, w.inflight = infl[k], w.foot = foots[fi], w.smem = smems[si];
+                wl_result r;
+                if (wl_run(c, fn, iters, 1, 1, big, &r, w))
+                    return -1;
+                all.push_back(r.cyc);
+                pts += fmt("%s%s %s %d: %.1f (%.0f B/ns)", pts.empty() ? "" : ", ", si ? "161K" : "113K",
+                           fi ? "dram" : "l2", infl[k], r.cyc, r.copy_bpns);
+            }
+    add(c, "wgmma_load", fmt("wgmma_n%u_copies_cycles", n).c_str(), "cycles", false, all,
+        fmt("every SM, 2 warpgroups m64n%uk16 bf16 (operands integers -2..2) beside the copy thread, by dynamic shared "
+            "memory, source and copies in flight: cycles per instruction on the SM (copies' B/ns per SM): %s",
+            n, pts.c_str()));
     return 0;
 }
 
@@ -957,7 +993,7 @@ int b_wgmma_load(ctx &c, void *big)
                  cp.copy_bpns));
         add1(c, "wgmma_load", fmt("wgmma_n%u_copy_bytes_per_ns_sm", ns[ni]).c_str(), "B/ns", false, cp.copy_bpns,
              "the copy thread's bulk copies beside the two warpgroups: bytes per ns per SM");
-        if (ns[ni] == 256 && wl_clocks(c, fn, big))
+        if (wl_copies(c, fn, ns[ni], iters, big) || (ns[ni] == 256 && wl_clocks(c, fn, big)))
             return -1;
         cuModuleUnload(mod);
     }

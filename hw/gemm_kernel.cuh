@@ -246,20 +246,24 @@ __device__ __forceinline__ void gm_epilogue(float (&acc)[GM_BN / 2], u32 sb, u32
 #endif
 }
 
+/* Each consumer warp releases the stage on every CTA of its cluster: lane r arrives on CTA
+ * r's barrier, all lanes in one instruction (release at CTA scope, as a local arrive: the
+ * stage's wgmma reads are complete after wait_group, and the peer's producer only writes
+ * after it sees the phase). */
 __device__ __forceinline__ void gm_release(u32 sb, u32 g)
 {
-    if (threadIdx.x % 32 == 0) {
-        u32 bar = sb + GM_BAR_OFF + 8 * (GM_STAGES + g % GM_STAGES);
+    u32 bar = sb + GM_BAR_OFF + 8 * (GM_STAGES + g % GM_STAGES);
 #if GM_CLUSTER > 1
-        for (u32 r = 0; r < GM_CLUSTER; r++) {
-            u32 rb;
-            asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(bar), "r"(r));
-            asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(rb) : "memory");
-        }
+    u32 r = threadIdx.x % 32;
+    if (r < GM_CLUSTER) {
+        u32 rb;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(bar), "r"(r));
+        asm volatile("mbarrier.arrive.release.cta.shared::cluster.b64 _, [%0];" ::"r"(rb) : "memory");
+    }
 #else
+    if (threadIdx.x % 32 == 0)
         gm_arrive(bar);
 #endif
-    }
 }
 
 __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 *C, GmRec &rec)
