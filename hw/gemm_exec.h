@@ -32,7 +32,8 @@ typedef struct gemm_report {
     const pipe_desc *d;
     char gpu[128], date[32];
     int driver_version;
-    double clock_ghz;              /* SM clock the trace's cycles are converted with */
+    double clock_ghz;              /* SM clock the trace's cycles are converted with: the recorded launch's own
+                                      (rec_sm_ghz), else the device's clock rate */
     double kernel_ns, blas_ns, rec_ns;   /* medians (rec: the one recorded launch) */
     double sm_ghz, rec_sm_ghz;     /* SM clock in the kernel: median over CTAs of clock64 / globaltimer
                                       (sm_ghz: the median over the timed launches; 0: not measured) */

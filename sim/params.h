@@ -76,7 +76,7 @@ typedef struct pipe_params {
      * e4m3), the time from the pipe's end of a group's last instruction to its wait_group's
      * return, and the SM clock while every SM's tensor pipe is busy (the pipe's cycles run at
      * it) */
-    double wgmma_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
+    double wgmma_cycles_per_col, wgmma_copy_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
     /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
     double expect_tx_alone_ns;
     /* the GEMM producer thread's time per stage beyond its bytes at tma_bytes_per_ns_sm: one

@@ -118,6 +118,7 @@ static void sim_free(sim *s)
     free(s->pipe_t);
     free(s->sm_slots);
     free(s->tensor_free);
+    free(s->copies_until);
     free(s->wg_done);
 }
 
@@ -155,8 +156,9 @@ static int sim_alloc(sim *s, err_info *e)
     s->gemm = d->math == PIPE_MATH_WGMMA;
     if (s->gemm) {
         s->tensor_free = calloc(s->sms, sizeof(int64_t));
+        s->copies_until = calloc(s->sms, sizeof(int64_t));
         s->wg_done = calloc((size_t)s->nw * d->stages, sizeof(int64_t));
-        if (!s->tensor_free || !s->wg_done)
+        if (!s->tensor_free || !s->copies_until || !s->wg_done)
             return err_set(e, ERR_IO, "out_of_memory", "wgmma state for %u CTAs", d->ctas);
     }
     trace_init(&s->late, TRACE_SRC_SIM);
