@@ -56,7 +56,7 @@ typedef struct pipe_params {
     double l2_reuse_bytes;         /* bytes of tiles re-read in a cycle that L2 still serves (reuse capacity) */
     /* clusters of N CTAs resident at once, with 1 and with 8 CTAs per SM (a cluster sits in
      * one GPC, so fewer than SMs / N fit; past 8 CTAs per SM no more clusters fit) */
-    double clusters4_at1, clusters4_at8, clusters8_at1, clusters8_at8, clusters16_at1, clusters16_at8;
+    double clusters2_at1, clusters2_at8, clusters4_at1, clusters4_at8, clusters8_at1, clusters8_at8, clusters16_at1, clusters16_at8;
     /* issue slots a warp takes from its sub-partition (one instruction per cycle shared by
      * every warp on it): per shared-memory read instruction with its checksum fold, per
      * consume step outside reads and math, per trip of the cp.async and st.async copy

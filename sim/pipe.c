@@ -85,9 +85,9 @@ static uint32_t first_wave_ctas(const pipe_desc *d, const pipe_params *p, uint32
     uint32_t n = d->ctas < slots ? d->ctas : slots;
     if (d->cluster > 1) {
         uint32_t per = d->ctas_per_sm < 8 ? d->ctas_per_sm : 8;
-        double at1 = d->cluster == 2 ? sms / 2 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
+        double at1 = d->cluster == 2 ? p->clusters2_at1 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
                                                                                                        : p->clusters16_at1;
-        double at8 = d->cluster == 2 ? 4.0 * sms : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
+        double at8 = d->cluster == 2 ? p->clusters2_at8 : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
                                                                                                         : p->clusters16_at8;
         uint32_t clusters = (uint32_t)(per == 1 ? at1 : per * at8 / 8.0);
         if (clusters < 1)
