@@ -114,8 +114,8 @@ static const params_info table[] = {
      "gemm.params, 03:35 UTC): cudaOccupancyMaxActiveClusters, clusters of 2, 1 CTA per SM: every SM (the "
      "generated multicast GEMM's grid of 66 clusters: 66 resident). H100: the H200's value"},
     {"clusters2_at8", P(clusters2_at8), 528, "clusters",
-     "measured: tmahw calibrate --only clusters on the H200 (the same call): cudaOccupancyMaxActiveClusters, clusters "
-     "of 2, 8 CTAs per SM. H100: the H200's value"},
+     "measured: tmahw calibrate --only clusters on the H200 (traces/h200/gemm/2026-11-25/before-release-fix/"
+     "gemm.params, 03:35 UTC): cudaOccupancyMaxActiveClusters, clusters of 2, 8 CTAs per SM. H100: the H200's value"},
     {"clusters4_at1", P(clusters4_at1), 30, "clusters",
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 1 CTA per SM (the generated kernels of the corpora: the same)"},
     {"clusters4_at8", P(clusters4_at8), 248, "clusters",
