@@ -851,21 +851,33 @@ int b_wgmma(ctx &c)
 
 /* wgmma under the GEMM's conditions, on every SM: two warpgroups reading the same A rows or
  * their own 64 rows each (as the GEMM's consumers), optionally beside a copy thread that
- * keeps 4 bulk copies (cp.async.bulk) of 12 KiB from L2 in flight into other shared memory
- * (the producer's writes); and a long run of each SM's tensor pipe with clock64 and
- * globaltimer read at both ends: the SM clock while the tensor pipes of all SMs are busy. */
+ * keeps `inflight` bulk copies (cp.async.bulk) of 12 KiB in flight into other shared memory
+ * (the producer's writes), cycling through `foot` blocks (64: 768 KiB that every SM reads,
+ * in L2; more: each SM its own stretch of a footprint past L2, from DRAM); the operands are
+ * what shared memory held (fill 0) or integers -2..2 in bf16 as the GEMM's (fill 1: the
+ * tensor pipes' power depends on the values); and long runs of each SM's tensor pipe with
+ * clock64 and globaltimer read at both ends: the SM clock while the tensor pipes of all
+ * SMs are busy. */
 const char WGMMA_LOAD_BENCH[] =
-    "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out)\n"
+    "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out,\n"
+    "                                         int fill, int inflight, u32 foot)\n"
     "{\n"
     "    extern __shared__ __align__(1024) unsigned char sm[];\n"
-    "    __shared__ __align__(8) u64 bars[4];\n"
+    "    __shared__ __align__(8) u64 bars[8];\n"
     "    __shared__ int done;\n"
     "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
     "    u32 wg = threadIdx.x / 128, nwg = blockDim.x / 128 - (copy ? 1 : 0);\n"
     "    if (threadIdx.x == 0) {\n"
     "        done = 0;\n"
-    "        for (int b = 0; b < 4; b++) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" ::\"r\"((u32)__cvta_generic_to_shared(&bars[b])));\n"
+    "        for (int b = 0; b < 8; b++) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" ::\"r\"((u32)__cvta_generic_to_shared(&bars[b])));\n"
     "        asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+    "    }\n"
+    "    if (fill) {\n"
+    "        const unsigned short v5[5] = {0xC000, 0xBF80, 0x0000, 0x3F80, 0x4000};\n"
+    "        unsigned short *op = (unsigned short *)(sm + (sb - (u32)__cvta_generic_to_shared(sm)));\n"
+    "        for (u32 i = threadIdx.x; i < 32768; i += blockDim.x)\n"
+    "            op[i] = v5[((i * 2654435761u + blockIdx.x * 40503u) >> 13) % 5];\n"
+    "        asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
     "    }\n"
     "    __syncthreads();\n"
     "    u64 g0, t0, g1, t1, bytes = 0;\n"
@@ -888,17 +900,21 @@ const char WGMMA_LOAD_BENCH[] =
     "        for (int i = 0; i < NACC; i++) r += acc[i];\n"
     "        if (r == 1234.5f) out[0] = 0;\n"
     "        if (threadIdx.x % 128 == 0) atomicAdd(&done, 1);\n"
+    "    } else if (threadIdx.x == nwg * 128 && inflight == 0) {\n"
+    "        while (*(volatile int *)&done < (int)nwg)\n"
+    "            ;\n"
     "    } else if (threadIdx.x == nwg * 128) {\n"
-    "        u32 ph[4] = {0, 0, 0, 0};\n"
+    "        u32 ph[8] = {0, 0, 0, 0, 0, 0, 0, 0};\n"
+    "        u32 base = foot > 64 ? blockIdx.x * (foot / gridDim.x) : 0;\n"
     "        int j = 0;\n"
-    "        for (; j < 4; j++) {\n"
+    "        for (; j < inflight; j++) {\n"
     "            u32 bar = (u32)__cvta_generic_to_shared(&bars[j]);\n"
     "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
     "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
-    "                         ::\"r\"(sb + 65536u + 12288u * j), \"l\"(src + 12288u * j), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * j), \"l\"(src + 12288ull * ((base + j) % foot)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
     "        }\n"
     "        for (; ; j++) {\n"
-    "            int b = j % 4;\n"
+    "            int b = j % inflight;\n"
     "            u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
     "            while (!ok)\n"
     "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
@@ -908,10 +924,10 @@ const char WGMMA_LOAD_BENCH[] =
     "            if (*(volatile int *)&done >= (int)nwg) break;\n"
     "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
     "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
-    "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288u * (j % 64)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288ull * ((base + j) % foot)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
     "        }\n"
-    "        for (int k = 1; k < 4; k++) {\n"
-    "            int b = (j + k) % 4; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
+    "        for (int k = 1; k < inflight; k++) {\n"
+    "            int b = (j + k) % inflight; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
     "            while (!ok)\n"
     "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
     "                             : \"=r\"(ok) : \"r\"(bar), \"r\"(ph[b]) : \"memory\");\n"
@@ -933,12 +949,21 @@ struct wl_result {
     double cyc, ghz, copy_bpns;
 };
 
-int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_result *r)
+/* the conditions of one run besides the two warpgroups' wgmma */
+struct wl_cond {
+    int fill = 0;        /* operands: 0 what shared memory held, 1 integers -2..2 in bf16 */
+    int inflight = 4;    /* the copy thread's bulk copies of 12 KiB in flight */
+    unsigned foot = 64;  /* 12 KiB blocks the copies cycle through (64: one 768 KiB stretch in L2) */
+    unsigned smem = 1024 + 65536 + 8 * 12288;   /* dynamic shared memory of the launch */
+};
+const unsigned WL_SMEM = 1024 + 65536 + 8 * 12288;
+
+int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_result *r, wl_cond w = wl_cond())
 {
     int nwg = 2, threads = 128 * (nwg + (copy ? 1 : 0));
     CK(cudaMemset(c.dout, 0, (size_t)c.sms * 16 * 8));
-    void *args[] = {&n, &distinct, &copy, &src, &c.dout};
-    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 1024 + 65536 + 49152, 0, args, NULL) != CUDA_SUCCESS ||
+    void *args[] = {&n, &distinct, &copy, &src, &c.dout, &w.fill, &w.inflight, &w.foot};
+    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, w.smem, 0, args, NULL) != CUDA_SUCCESS ||
         fetch(c, 16 * (size_t)c.sms)) {
         c.err = "ck_wgmma_load launch failed";
         return -1;
@@ -961,6 +986,75 @@ int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_r
     r->cyc = quantile(cyc, 0.5);
     r->ghz = quantile(ghz, 0.5);
     r->copy_bpns = bw.empty() ? 0 : quantile(bw, 0.5);
+    return 0;
+}
+
+/* The tensor pipe's rate beside the copy thread, by what it does: only spinning on a
+ * shared flag (0 copies), 1-8 bulk copies of 12 KiB in flight from L2 (all SMs the same
+ * 768 KiB) or from DRAM (each SM its own stretch of 768 MiB), with the launch's dynamic
+ * shared memory at 113 KiB (4 copies' room) or 161 KiB; operands integers -2..2. One
+ * comment line per shape: cycles per instruction and the copies' B/ns per SM. */
+int wl_copies(ctx &c, CUfunction fn, uint32_t n, int iters, void *big)
+{
+    const int infl[5] = {0, 1, 2, 4, 8};
+    const unsigned foots[2] = {64, 65536}, smems[2] = {1024 + 65536 + 4 * 12288, WL_SMEM};
+    std::string pts;
+    std::vector<double> all;
+    for (int si = 0; si < 2; si++)
+        for (int fi = 0; fi < 2; fi++)
+            for (int k = 0; k < 5; k++) {
+                if ((fi && !k) || (si == 0 && infl[k] > 4))
+                    continue;
+                wl_cond w;
+                w.fill = 1, w.inflight = infl[k], w.foot = foots[fi], w.smem = smems[si];
+                wl_result r;
+                if (wl_run(c, fn, iters, 1, 1, big, &r, w))
+                    return -1;
+                all.push_back(r.cyc);
+                pts += fmt("%s%s %s %d: %.1f (%.0f B/ns)", pts.empty() ? "" : ", ", si ? "161K" : "113K",
+                           fi ? "dram" : "l2", infl[k], r.cyc, r.copy_bpns);
+            }
+    add(c, "wgmma_load", fmt("wgmma_n%u_copies_cycles", n).c_str(), "cycles", false, all,
+        fmt("every SM, 2 warpgroups m64n%uk16 bf16 (operands integers -2..2) beside the copy thread, by dynamic shared "
+            "memory, source and copies in flight: cycles per instruction on the SM (copies' B/ns per SM): %s",
+            n, pts.c_str()));
+    return 0;
+}
+
+/* The SM clock while every SM's two warpgroups issue m64n256k16 for ~40 ms, by what else
+ * draws power: the operands' values and the producer's copies from L2 or DRAM. The
+ * parameter is the run with the GEMM's operands (integers -2..2) beside copies of 8 x 12
+ * KiB in flight from DRAM (the GEMM's producer keeps up to 96 KiB in flight, and part of
+ * its operands come from DRAM). */
+int wl_clocks(ctx &c, CUfunction fn, void *big)
+{
+    struct {
+        const char *name, *what;
+        int copy;
+        wl_cond w;
+    } runs[] = {
+        {"clock_tensor_zero_ghz", "operands as shared memory held (zeros), no copies", 0, {0, 4, 64}},
+        {"clock_tensor_ints_ghz", "operands integers -2..2, no copies", 0, {1, 4, 64}},
+        {"clock_tensor_ints_l2_ghz", "operands integers -2..2, copies of 8 x 12 KiB in flight from L2", 1, {1, 8, 64}},
+        {"clock_tensor_ghz", "operands integers -2..2, copies of 8 x 12 KiB in flight from DRAM (768 MiB)", 1,
+         {1, 8, 65536}},
+    };
+    for (auto &run : runs) {
+        std::vector<double> g, cyc, bw;
+        for (int rep = 0; rep < 3; rep++) {
+            wl_result l;
+            if (wl_run(c, fn, 40000, 1, run.copy, big, &l, run.w))
+                return -1;
+            g.push_back(l.ghz);
+            cyc.push_back(l.cyc);
+            bw.push_back(l.copy_bpns);
+        }
+        add(c, "wgmma_load", run.name, "GHz", false, g,
+            fmt("clock64 over globaltimer of %d CTAs, each 2 warpgroups issuing m64n256k16 bf16 from shared memory "
+                "for ~40 ms, 3 runs; %s: the SM clock while every tensor pipe is busy (cycles per instruction %.1f; "
+                "copies %.0f B/ns per SM)",
+                c.sms, run.what, quantile(cyc, 0.5), quantile(bw, 0.5)));
+    }
     return 0;
 }
 
@@ -988,7 +1082,7 @@ int b_wgmma_load(ctx &c, void *big)
             c.err = msg;
             return -1;
         }
-        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024 + 65536 + 49152);
+        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, WL_SMEM);
         const int iters = ns[ni] == 64 ? 8192 : 2048;
         wl_result same, dist, cp;
         if (wl_run(c, fn, iters, 0, 0, big, &same) || wl_run(c, fn, iters, 1, 0, big, &dist) ||
@@ -1004,20 +1098,8 @@ int b_wgmma_load(ctx &c, void *big)
                  cp.copy_bpns));
         add1(c, "wgmma_load", fmt("wgmma_n%u_copy_bytes_per_ns_sm", ns[ni]).c_str(), "B/ns", false, cp.copy_bpns,
              "the copy thread's bulk copies beside the two warpgroups: bytes per ns per SM");
-        if (ns[ni] == 256) {
-            std::vector<double> g;
-            for (int rep = 0; rep < 3; rep++) {
-                wl_result l;
-                if (wl_run(c, fn, 40000, 1, rep == 2, big, &l))
-                    return -1;
-                g.push_back(l.ghz);
-            }
-            add(c, "wgmma_load", "clock_tensor_ghz", "GHz", false, g,
-                fmt("clock64 over globaltimer of %d CTAs, each 2 warpgroups issuing m64n256k16 bf16 from shared "
-                    "memory for ~40 ms (the third run beside the copy thread): the SM clock while every tensor "
-                    "pipe is busy",
-                    c.sms));
-        }
+        if (wl_copies(c, fn, ns[ni], iters, big) || (ns[ni] == 256 && wl_clocks(c, fn, big)))
+            return -1;
         cuModuleUnload(mod);
     }
     /* the GPU's TMA read rate from L2 with 4 issuing warps per SM rather than one thread */
@@ -1486,8 +1568,8 @@ int b_clusters(ctx &c)
 {
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 << 10));
-    const int sizes[3] = {4, 8, 16};
-    for (int k = 0; k < 3; k++)
+    const int sizes[4] = {2, 4, 8, 16};
+    for (int k = 0; k < 4; k++)
         for (int at = 0; at < 2; at++) {
             cudaLaunchConfig_t cfg = {};
             cudaLaunchAttribute a[1];

@@ -88,9 +88,9 @@ static uint32_t first_wave_ctas(const pipe_desc *d, const pipe_params *p, uint32
     uint32_t n = d->ctas < slots ? d->ctas : slots;
     if (d->cluster > 1) {
         uint32_t per = d->ctas_per_sm < 8 ? d->ctas_per_sm : 8;
-        double at1 = d->cluster == 2 ? sms / 2 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
+        double at1 = d->cluster == 2 ? p->clusters2_at1 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
                                                                                                        : p->clusters16_at1;
-        double at8 = d->cluster == 2 ? 4.0 * sms : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
+        double at8 = d->cluster == 2 ? p->clusters2_at8 : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
                                                                                                         : p->clusters16_at8;
         uint32_t clusters = (uint32_t)(per == 1 ? at1 : per * at8 / 8.0);
         if (clusters < 1)
@@ -122,6 +122,7 @@ static void sim_free(sim *s)
     free(s->sm_slots);
     free(s->smsp_next);
     free(s->tensor_free);
+    free(s->copies_until);
     free(s->wg_done);
 }
 
@@ -160,8 +161,9 @@ static int sim_alloc(sim *s, err_info *e)
     s->gemm = d->math == PIPE_MATH_WGMMA;
     if (s->gemm) {
         s->tensor_free = calloc(s->sms, sizeof(int64_t));
+        s->copies_until = calloc(s->sms, sizeof(int64_t));
         s->wg_done = calloc((size_t)s->nw * d->stages, sizeof(int64_t));
-        if (!s->tensor_free || !s->wg_done)
+        if (!s->tensor_free || !s->copies_until || !s->wg_done)
             return err_set(e, ERR_IO, "out_of_memory", "wgmma state for %u CTAs", d->ctas);
     }
     trace_init(&s->late, TRACE_SRC_SIM);

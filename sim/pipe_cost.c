@@ -344,10 +344,12 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
  * the stage's instructions and the commit take an issue slot each; the SM's tensor pipe
  * runs the instructions after those of the groups before it (both warpgroups share it) at
  * the pipe's measured cycles per instruction, at the clock the SM keeps under tensor load;
- * the group completes wgmma_latency_cycles after its last instruction. The operands' shared
- * memory reads are not charged to the port: beside a copy thread writing the SM's shared
- * memory the measured rate did not change (wgmma_cycles_per_col). Returns the warp's time
- * after the issue; records the group's completion in its slot. */
+ * the group completes wgmma_latency_cycles after its last instruction. While TMA loads land
+ * in the SM's shared memory the pipe runs at its slower measured rate beside copies
+ * (wgmma_copy_cycles_per_col: the copies' writes slow the operands' reads): for the whole
+ * group while the CTA's producer has stages left to load (its loads keep landing between
+ * the groups), else for the part of the group that the loads in flight overlap. Returns the
+ * warp's time after the issue; records the group's completion in its slot. */
 int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
 {
     const pipe_desc *d = s->d;
@@ -356,7 +358,17 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
     double tps = 1000.0 / p->clock_tensor_ghz;
     int64_t issued = issue_cycles_end(s, w, 0, k + 2.0);
     int64_t start = issued > s->tensor_free[sm] ? issued : s->tensor_free[sm];
-    int64_t busy = (int64_t)(k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps);
+    double alone = k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps;
+    double slow = p->wgmma_copy_cycles_per_col > p->wgmma_cycles_per_col
+                      ? p->wgmma_copy_cycles_per_col / p->wgmma_cycles_per_col : 1.0;
+    uint32_t per = d->producer_warps + d->consumer_warps;
+    const warp *prod = &s->w[w->cta * per];
+    double beside = (double)(s->copies_until[sm] - start);   /* ps of the group with copies in flight */
+    if (beside < 0)
+        beside = 0;
+    if (prod->role == TRACE_ROLE_PRODUCER && prod->prod_j < d->iterations)
+        beside = alone * slow;
+    int64_t busy = (int64_t)(beside >= alone * slow ? alone * slow : beside + (alone - beside / slow));
     s->tensor_free[sm] = start + busy;
     s->tensor_busy += (double)busy;
     *wg_done_slot(s, w, i) = start + busy + (int64_t)(p->wgmma_latency_cycles * tps);
