@@ -16,6 +16,7 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
     cta_state *cs = &s->cta[c];
     cs->sm = sm;
     cs->started = 1;
+    cs->start = s->now;
     /* A resident CTA takes the SM's lowest free slot. Its warps run on consecutive
      * sub-partitions from the SM's next one, which moves on by the CTA's warps and by one
      * more when that count is a multiple of 4, so that the first warps of CTAs of 4 or 8

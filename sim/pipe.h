@@ -36,6 +36,7 @@ typedef struct pipe_role_stats {
     double read_ns, math_ns, issue_ns;
     double wait_full_ns, wait_empty_ns;  /* stalled in try_wait */
     double other_ns;             /* waiting for resources (port, math pipe), stores, finished early */
+    double life_ns;              /* from its CTA's start to its own end, summed over the role's warps */
 } pipe_role_stats;
 
 typedef struct pipe_result {

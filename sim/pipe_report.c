@@ -154,7 +154,9 @@ void pipe_evidence(const sim *s, pipe_result *r)
     const pipe_params *p = s->p;
     const pipe_role_stats *cons = &r->role[pipe_plan_consumer_role(d)];
     double t = r->kernel_ns > 0 ? (double)r->kernel_ns : 1;
-    double ctime = (double)cons->warps * t;
+    /* shares of the consumers' lifetimes, as a recorded trace gives them (a CTA of a later
+     * wave lives for part of the kernel) */
+    double ctime = cons->life_ns > 0 ? cons->life_ns : (double)cons->warps * t;
     verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1};
     /* work as a recorded trace shows it: reads and math spans (issue steps are not spans there) */
     verdict_hw_evidence(d, p, t, &c, cons->wait_full_ns / ctime, (cons->read_ns + cons->math_ns) / ctime, &r->evidence);

@@ -120,7 +120,7 @@ typedef struct warp {
 typedef struct cta_state {
     uint32_t sm, slot;           /* the SM and its CTA slot (0 .. ctas_per_sm - 1) */
     uint32_t warps_left;
-    int64_t end;
+    int64_t start, end;          /* ps: when it started and its last warp ended */
     int started;
     uint32_t barsync_arrived;    /* warps arrived at the CTA barrier (bar.sync) */
     uint64_t barsync_waiters;

@@ -110,6 +110,7 @@ static int64_t step_next(sim *s, warp *w)
     int64_t end = s->now > w->store_done ? s->now : w->store_done;
     w->state = ST_DONE;
     s->r->role[w->role].other_ns += (double)(end - s->now) / 1000.0;
+    s->r->role[w->role].life_ns += (double)(end - s->cta[w->cta].start) / 1000.0;
     if (end > s->cta[w->cta].end)
         s->cta[w->cta].end = end;
     if (--s->cta[w->cta].warps_left == 0)
