@@ -313,7 +313,8 @@ void usage(FILE *f)
             "  --source FILE    also write the generated CUDA source\n"
             "  --trace-ctas N   write the events of the first N CTAs only (all CTAs run and are checked)\n"
             "  --record-level L overhead study: 1 full recording (default), 2 clock reads only, 3 stores only,\n"
-            "                   4 the recording's start and end only (hw/record.cuh TMASCOPE_RECORD)\n"
+            "                   4 the recording's start and end only (hw/record.cuh TMASCOPE_RECORD), 5 full\n"
+            "                   recording with the other way of writing compound records (REC_SLOTS)\n"
             "  --gpu-lock FILE  hold an exclusive lock on FILE from the first launch to the end of the counters,\n"
             "                   so that several runs may compile at once while one at a time uses the GPU\n"
             "  --set 'K=V ...'  the description with these keys set (a point of `tmasim sweep`: stages, ctas,\n"
@@ -708,9 +709,9 @@ int parse_flags(int argc, char **argv, run_opts *o)
                 o->trace_ctas = (uint32_t)n;
             } else if (!strcmp(argv[i - 1], "--record-level")) {
                 o->record_level = (int)strtol(v, &end, 10);
-                if (!end || *end || o->record_level < 1 || o->record_level > 4) {
+                if (!end || *end || o->record_level < 1 || o->record_level > 5) {
                     fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only, 4 "
-                            "start and end only)\n", v);
+                            "start and end only, 5 full with the other compound-record writes)\n", v);
                     return EXIT_BAD;
                 }
             } else if (!strcmp(argv[i - 1], "--gpu-lock")) {
