@@ -1,8 +1,6 @@
 #!/bin/bash
 # Where the recording costs: `tmahw run` of each description at --record-level 1 (full), 2
-# (clock reads only), 3 (stores only), 4 (the recording's start and end only), 5 (full, the
-# compound records written the other way: clock by clock where the kernel writes whole
-# records and the reverse; run_gen.c REC_SLOTS), REPS
+# (clock reads only), 3 (stores only), 4 (the recording's start and end only), REPS
 # alternating pairs each, CUPTI times (JOBS compiling at once, one at a time on the GPU);
 # a table of the median overheads; with SASS=1 the SASS of the recorded and unrecorded
 # kernels (cuobjdump -sass) under $OUT/study/.
@@ -16,7 +14,7 @@ LOCK=$S/gpu.lock; : >"$LOCK"
 jget() { grep -o "\"$1\":[^,}]*" "$2" | head -n1 | cut -d: -f2- | tr -d '"'; }
 for f in "$@"; do
     n=$(basename "$f" .yaml)
-    for l in 1 2 3 4 5; do
+    for l in 1 2 3 4; do
         while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-8}" ]; do sleep 0.2; done
         timeout 120 "$T" run "$f" -o "$S/$n.$l.tmt" --trace-ctas 1 --reps "${REPS:-11}" --no-counters --record-level $l \
             --format json --gpu-lock "$LOCK" >"$S/$n.$l.json" 2>/dev/null &
@@ -33,11 +31,10 @@ for f in "$@"; do
 done
 wait
 rm -f "$S"/*.tmt "$S"/*.counters.json
-printf '%-22s %10s %8s %8s %8s %9s %8s %5s\n' description kernel_us full clocks stores begin_end other slots
+printf '%-22s %10s %8s %8s %8s %9s\n' description kernel_us full clocks stores begin_end
 for f in "$@"; do
     n=$(basename "$f" .yaml)
     row=""
     for l in 1 2 3 4; do row="$row $(printf '%8s' "$(jget overhead_pct "$S/$n.$l.json")")"; done
-    row="$row  $(printf '%8s' "$(jget overhead_pct "$S/$n.5.json")")"
-    printf '%-22s %10s%s %5s\n' "$n" "$(awk "BEGIN{print $(jget kernel_ns "$S/$n.1.json")/1000}")" "$row" "$(jget rec_slots "$S/$n.1.json")"
+    printf '%-22s %10s%s\n' "$n" "$(awk "BEGIN{print $(jget kernel_ns "$S/$n.1.json")/1000}")" "$row"
 done

@@ -146,14 +146,11 @@ extern __constant__ tmascope_dev tmascope_rec;
 __constant__ tmascope_dev tmascope_rec;
 #endif
 
-/* A warp's recording state, one register: the shared address of its next record, with
- * TMASCOPE_NOT_WRITER set in every thread but the warp's writer (lane 0 of the first
- * TMASCOPE_WARPS warps). A shared address never has that bit; the stores test it, so no
- * other register says who writes (one register less across the kernel matters where
- * __launch_bounds__ leave 32). */
-#define TMASCOPE_NOT_WRITER 0x80000000u
+/* A warp's recording state: the shared address of its next record (warp-uniform) and
+ * whether this thread is the warp's writer (1 or 0). */
 struct tmascope_warp {
     unsigned p;
+    unsigned writer;
 };
 
 __device__ __forceinline__ unsigned tmascope_clock(void)
@@ -191,8 +188,8 @@ __device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned
 {
     const unsigned tid = tmascope_tid(), warp = tid >> 5;
     tmascope_warp w;
-    const bool writer = (tid & 31u) == 0 && warp < TMASCOPE_WARPS;
-    w.p = (rings + (warp < TMASCOPE_WARPS ? warp : 0u) * TMASCOPE_RING_BYTES) | (writer ? 0u : TMASCOPE_NOT_WRITER);
+    w.writer = (tid & 31u) == 0 && warp < TMASCOPE_WARPS;
+    w.p = rings + (warp < TMASCOPE_WARPS ? warp : 0u) * TMASCOPE_RING_BYTES;
     if (tid == 0) {
         const unsigned long long g = tmascope_gtimer();
         unsigned long long c;
@@ -202,7 +199,7 @@ __device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned
         asm volatile("st.shared.v2.u64 [%0], {%1, %2};\n\tst.shared.u32 [%0+16], %3;" ::"r"(hdr), "l"(g), "l"(c), "r"(sm)
                      : "memory");
     }
-    if (writer)
+    if (w.writer)
         asm volatile("st.shared.v2.u32 [%0], {%1, 0};" ::"r"(hdr + 32u + 8u * warp), "r"(w.p) : "memory");
     return w;
 }
@@ -243,7 +240,7 @@ __device__ __forceinline__ void tmascope_copy_out(unsigned src, unsigned n, unsi
 __device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr)
 {
     const unsigned tid = tmascope_tid(), warp = tid >> 5, lane = tid & 31u;
-    const unsigned half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u), flag = p & TMASCOPE_NOT_WRITER;
+    const unsigned half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
     if (warp >= TMASCOPE_WARPS)
         return half;
     const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
@@ -251,11 +248,11 @@ __device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr
     __syncwarp();   /* lane 0's records are visible to the other lanes */
     asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
     asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
-    tmascope_copy_out(half & ~TMASCOPE_NOT_WRITER, n, done, warp, lane);
+    tmascope_copy_out(half, n, done, warp, lane);
     __syncwarp();   /* every lane has read the count before lane 0 writes it */
     if (lane == 0)
         asm volatile("st.shared.u32 [%0], %1;" ::"r"(cnt), "r"(done + n) : "memory");
-    return ((half ^ flag) == start ? start + TMASCOPE_RING_BYTES / 2u : start) | flag;
+    return half == start ? start + TMASCOPE_RING_BYTES / 2u : start;
 }
 /* The ring check: a half closes when fewer than `records` + 1 slots are left in it. */
 #define TMASCOPE_RING_CHECK_(w, hdr, records)                                                                  \
@@ -284,8 +281,8 @@ __device__ __forceinline__ void tmascope_check(tmascope_warp &w, unsigned hdr)
 __device__ __forceinline__ void tmascope_store(tmascope_warp &w, unsigned w0, unsigned w1, unsigned w2, unsigned w3)
 {
 #if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.lt.u32 p, %0, 0x80000000;\n\t@p st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n\t}"
-                 ::"r"(w.p), "r"(w0), "r"(w1), "r"(w2), "r"(w3));
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p st.shared.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
+                 ::"r"(w.writer), "r"(w.p), "r"(w0), "r"(w1), "r"(w2), "r"(w3));
     w.p += 16u;
 #else
     (void)w;
@@ -318,48 +315,6 @@ __device__ __forceinline__ void tmascope_put_clocks(tmascope_warp &w, unsigned h
     tmascope_put(w, hdr, t0, t1, t2, iter << 8 | kind_flags);
 }
 
-/* A compound record written word by word, each clock as it is read (TMASCOPE_SLOT_*):
- * the clocks are not held in registers until the record is written, and no four of them
- * need an aligned register quad for a vector store (both made ptxas spill in kernels that
- * __launch_bounds__ hold to 32 registers). The slot is taken when it opens; records
- * written before it closes follow it. */
-__device__ __forceinline__ unsigned tmascope_slot_open(tmascope_warp &w)
-{
-    const unsigned s = w.p;
-#if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
-    w.p += 16u;
-#endif
-    return s;
-}
-/* word `k` of the slot at `a` (lane 0 of a recording warp stores; see TMASCOPE_NOT_WRITER) */
-__device__ __forceinline__ void tmascope_slot_word(unsigned a, unsigned v)
-{
-#if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.lt.u32 p, %0, 0x80000000;\n\t@p st.shared.u32 [%0], %1;\n\t}" ::"r"(a),
-                 "r"(v));
-#elif TMASCOPE_RECORD == 2
-    (void)a;
-    asm volatile("" ::"r"(v));   /* keeps the clock read */
-#else
-    (void)a;
-    (void)v;
-#endif
-}
-/* the clock now as words k and k2 of the slot (one read, k2 = k for one word) */
-__device__ __forceinline__ void tmascope_slot_clock(unsigned a, unsigned k, unsigned k2)
-{
-    const unsigned t = TMASCOPE_NOW();
-    tmascope_slot_word(a + 4u * k, t);
-    if (k2 != k)
-        tmascope_slot_word(a + 4u * k2, t);
-}
-/* the last word (the iteration's low 24 bits, flags, kind), then the ring check */
-__device__ __forceinline__ void tmascope_slot_close(tmascope_warp &w, unsigned hdr, unsigned a, unsigned word3)
-{
-    tmascope_slot_word(a + 12u, word3);
-    tmascope_check(w, hdr);
-}
-
 /* A stall's record, opened while the warp waits (its end to follow, tmascope_wait_close):
  * no ring check between the two, so that the record stays where the close writes (the
  * last check left a free slot for it). */
@@ -371,8 +326,8 @@ __device__ __forceinline__ void tmascope_wait_open(tmascope_warp &w, unsigned t0
 __device__ __forceinline__ void tmascope_wait_close(tmascope_warp &w, unsigned hdr, unsigned t1)
 {
 #if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.lt.u32 p, %0, 0x80000000;\n\t@p st.shared.u32 [%0], %1;\n\t}"
-                 ::"r"(w.p - 12u), "r"(t1));
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p st.shared.u32 [%1], %2;\n\t}" ::"r"(w.writer),
+                 "r"(w.p - 12u), "r"(t1));
 #elif TMASCOPE_RECORD == 2
     asm volatile("" ::"r"(t1));   /* keeps the clock read */
 #else
@@ -401,11 +356,11 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #if TMASCOPE_RING_HOLDS_ALL
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
 #else
-        start = w.p & ~(TMASCOPE_RING_BYTES / 2u - 1u) & ~TMASCOPE_NOT_WRITER;
+        start = w.p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
 #endif
         __syncwarp();   /* lane 0's records are visible to the other lanes */
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 36u + 8u * warp) : "memory");
-        const unsigned n = ((w.p & ~TMASCOPE_NOT_WRITER) - start) / 16u;
+        const unsigned n = (w.p - start) / 16u;
         tmascope_copy_out(start, n, done, warp, lane);
         if (lane == 0 && bound)
             ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = done + n;
@@ -492,20 +447,6 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
  * bits) */
 #define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter)                                                     \
     tmascope_put_clocks(tmascope_w_, tmascope_h_, (t_expect), (t_first), (t_last), (iter), TMASCOPE_PRODUCED_CLK_KIND)
-/* TMASCOPE_SLOT_OPEN(name): the slot of a compound record, its clocks to be stored as
- * they are read: TMASCOPE_SLOT_CLOCK(name, k) (word k = 0, 1, 2 of TMASCOPE_CONSUMED's
- * t_read, t_math, t_end or TMASCOPE_PRODUCED's t_expect, t_first, t_last),
- * TMASCOPE_SLOT_CLOCK2(name, k, k2) (one clock as two words), then
- * TMASCOPE_SLOT_CONSUMED(name, iter, flags) or TMASCOPE_SLOT_PRODUCED(name, iter). Costs a
- * store per clock instead of one per record, and holds one register (the slot) instead of
- * three clocks: for kernels whose registers are scarce. */
-#define TMASCOPE_SLOT_OPEN(name) const unsigned name = tmascope_slot_open(tmascope_w_)
-#define TMASCOPE_SLOT_CLOCK(name, k) tmascope_slot_clock((name), (k), (k))
-#define TMASCOPE_SLOT_CLOCK2(name, k, k2) tmascope_slot_clock((name), (k), (k2))
-#define TMASCOPE_SLOT_CONSUMED(name, iter, flags)                                                             \
-    tmascope_slot_close(tmascope_w_, tmascope_h_, (name), (unsigned)(iter) << 8 | TMASCOPE_CONSUMED_CLK_KIND | (unsigned)(flags) << 4)
-#define TMASCOPE_SLOT_PRODUCED(name, iter)                                                                    \
-    tmascope_slot_close(tmascope_w_, tmascope_h_, (name), (unsigned)(iter) << 8 | TMASCOPE_PRODUCED_CLK_KIND)
 /* TMASCOPE_WAIT_OPEN(t0, stage, iter, barrier[, flags[, aux]]): a wait that blocked (its
  * first test failed) since t0, written before the warp waits; TMASCOPE_WAIT_CLOSE() (or
  * TMASCOPE_WAIT_CLOSE_AT(t1), t1 a clock read after the wait) writes its end, before any
@@ -561,11 +502,6 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_CONSUMED_F(t_read, t_math, t_end, iter, flags) do { } while (0)
 #define TMASCOPE_PRODUCED(t_expect, t_first, t_last, iter) do { } while (0)
 #define TMASCOPE_WAIT_OPEN(t0, ...) do { } while (0)
-#define TMASCOPE_SLOT_OPEN(name) do { } while (0)
-#define TMASCOPE_SLOT_CLOCK(name, k) do { } while (0)
-#define TMASCOPE_SLOT_CLOCK2(name, k, k2) do { } while (0)
-#define TMASCOPE_SLOT_CONSUMED(name, iter, flags) do { } while (0)
-#define TMASCOPE_SLOT_PRODUCED(name, iter) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE() do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)

@@ -316,8 +316,7 @@ void usage(FILE *f)
             "  --source FILE    also write the generated CUDA source\n"
             "  --trace-ctas N   write the events of the first N CTAs only (all CTAs run and are checked)\n"
             "  --record-level L overhead study: 1 full recording (default), 2 clock reads only, 3 stores only,\n"
-            "                   4 the recording's start and end only (hw/record.cuh TMASCOPE_RECORD), 5 full\n"
-            "                   recording with the other way of writing compound records (REC_SLOTS)\n"
+            "                   4 the recording's start and end only (hw/record.cuh TMASCOPE_RECORD)\n"
             "  --gpu-lock FILE  hold an exclusive lock on FILE from the first launch to the end of the counters,\n"
             "                   so that several runs may compile at once while one at a time uses the GPU\n"
             "  --set 'K=V ...'  the description with these keys set (a point of `tmasim sweep`: stages, ctas,\n"
@@ -555,13 +554,13 @@ void print_report(const run_report *r)
                "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
                "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
                "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"regs_rec\":%d,"
-               "\"local_bytes_rec\":%d,\"rec_slots\":%d,\"sms_used\":%u,"
+               "\"local_bytes_rec\":%d,\"sms_used\":%u,"
                "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
                r->d->name, pipe_mode_name(r->d->mode), r->dev->name, r->k_norec, r->k_rec, r->overhead, r->ov_q1, r->ov_q3, r->n_norec, r->kbw, r->d2d,
                r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->correct_ok ? "true" : "false", r->correct, r->events, r->overflowed,
                r->hung ? "\"" : "", r->hung ? hang_text : "null", r->hung ? "\"" : "", r->arrival_finding, r->sim_text,
                r->sim_kernel_ns, r->out_path, r->counters_path, r->occ->ctas_per_sm, r->occ->clusters, r->occ->regs, r->occ->local_bytes, r->occ->regs_rec,
-               r->occ->local_bytes_rec, run_gen_rec_slots(r->d, r->g), r->tl->sms,
+               r->occ->local_bytes_rec, r->tl->sms,
                r->tl->resident_max, r->tl->cta_p50_ns, r->tl->first_spread_ns);
     } else if (!strcmp(r->fmt, "csv")) {
         printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
@@ -714,9 +713,9 @@ int parse_flags(int argc, char **argv, run_opts *o)
                 o->trace_ctas = (uint32_t)n;
             } else if (!strcmp(argv[i - 1], "--record-level")) {
                 o->record_level = (int)strtol(v, &end, 10);
-                if (!end || *end || o->record_level < 1 || o->record_level > 5) {
+                if (!end || *end || o->record_level < 1 || o->record_level > 4) {
                     fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only, 4 "
-                            "start and end only, 5 full with the other compound-record writes)\n", v);
+                            "start and end only)\n", v);
                     return EXIT_BAD;
                 }
             } else if (!strcmp(argv[i - 1], "--gpu-lock")) {

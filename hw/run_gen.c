@@ -317,16 +317,6 @@ static void emit_reads(sbuf *b, const run_gen_info *g)
     sb_printf(b, "\n");
 }
 
-/* 1: the compound records are written word by word, each clock as it is read
- * (record.cuh's TMASCOPE_SLOT_*), where __launch_bounds__(threads, ctas_per_sm) leaves a
- * thread at most RUN_REC_SLOTS_REGS registers: held until the record, the clocks made ptxas
- * spill there; elsewhere one vector store per record costs fewer instructions. */
-int run_gen_rec_slots(const pipe_desc *d, const run_gen_info *g)
-{
-    const uint32_t threads = g->nwarps * 32u * d->ctas_per_sm;
-    return threads && 65536u / threads <= RUN_REC_SLOTS_REGS;
-}
-
 int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_info *e)
 {
     sbuf b = {0};
@@ -346,13 +336,8 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     sb_printf(&b, "#define STAGE_BYTES %u\n#define SMEM_PAD %u\n#define EV_CAP %u\n#define RING %uu\n", g->stage_bytes,
               g->smem_pad, g->ev_cap, g->ring);
     /* the recording header's configuration, then its text (hw/record.cuh) */
-    /* (--record-level 5, an overhead study: the full recording with the other way of writing
-     * the compound records) */
-    const int slots = run_gen_rec_slots(d, g);
-    sb_printf(&b, "#if TMAHW_RECORD == 5\n#define TMASCOPE_RECORD 1\n#define REC_SLOTS %d\n#else\n"
-              "#define TMASCOPE_RECORD TMAHW_RECORD\n#define REC_SLOTS %d\n#endif\n", !slots, slots);
-    sb_printf(&b, "#define TMASCOPE_WARPS %u\n#define TMASCOPE_RING_EVENTS %u\n#define TMASCOPE_RING_HOLDS_ALL %d\n", g->nwarps,
-              g->ring, g->ring_holds_all);
+    sb_printf(&b, "#define TMASCOPE_RECORD TMAHW_RECORD\n#define TMASCOPE_WARPS %u\n#define TMASCOPE_RING_EVENTS %u\n"
+              "#define TMASCOPE_RING_HOLDS_ALL %d\n", g->nwarps, g->ring, g->ring_holds_all);
     /* the most records between two ring checks (run_kernel.cuh: a wait, the consumed stage,
      * a store, a release per cluster rank; a wait, the produced stage; with room to spare) */
     const uint32_t step = 8u + d->ntensors + d->cluster;

@@ -68,10 +68,6 @@ void run_gen_free(run_gen_info *g);
 /* The whole NVRTC source (malloc'd, NUL-terminated): #defines, tables, kernel body.
  * TMAHW_RECORD is left to the compile options (-DTMAHW_RECORD=0/1). */
 int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_info *e);
-/* 1 where the generated kernel writes its compound records clock by clock (#define
- * REC_SLOTS): where __launch_bounds__ leave a thread at most RUN_REC_SLOTS_REGS registers */
-#define RUN_REC_SLOTS_REGS 40
-int run_gen_rec_slots(const pipe_desc *d, const run_gen_info *g);
 
 /* Tile id a CTA's iteration loads for tensor t (mode, cluster and multicast aware):
  * the CTAs of a multicast cluster share one tile; st.async consumers read the peer's. */

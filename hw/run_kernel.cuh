@@ -431,15 +431,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
         {
-            /* the expect_tx; the first and the last copy issue (with REC_SLOTS each clock
-             * is stored as read) */
-#if REC_SLOTS
-            TMASCOPE_SLOT_OPEN(prec);
-            TMASCOPE_SLOT_CLOCK(prec, 0);
-            const u32 t = 0;
-#else
+            /* the expect_tx; the first and the last copy issue */
             const u32 t = NOW();
-#endif
             u32 t_first = 0, t_last = 0;
             if (lane == 0)
                 bar_expect_tx(full, EXPECT_TX);
@@ -459,27 +452,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 }
                 dst += crank * T_SLICE_SMEM[t_];
 #endif
-#if REC_SLOTS
-                if (t_ == 0)
-                    TMASCOPE_SLOT_CLOCK2(prec, 1, NTENS == 1 ? 2 : 1);
-                else if (t_ == NTENS - 1)
-                    TMASCOPE_SLOT_CLOCK(prec, 2);
-#else
                 if (t_ == 0)
                     t_first = NOW();
                 if (t_ == NTENS - 1)
                     t_last = t_ == 0 ? t_first : NOW();
-#endif
                 if (lane == 0)
                     tma_load(maps[t_], T_RANK[t_], c, dst, full, (1u << CLUSTER) - 1u);
             }
             /* the event, after the copies are under way: the expect_tx and the copies in
              * one record */
-#if REC_SLOTS
-            TMASCOPE_SLOT_PRODUCED(prec, j);
-#else
             TMASCOPE_PRODUCED(t, t_first, t_last, j);
-#endif
             (void)t;
             (void)t_first;
             (void)t_last;
@@ -604,20 +586,11 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #endif
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
-        /* clocks of the read and the math: their events are written after the release (with
-         * REC_SLOTS each clock is stored as read, the record's last word after the release) */
-#if REC_SLOTS
-        TMASCOPE_SLOT_OPEN(crec);
-        u32 t_rd = 0, te_rd = 0, te_m = 0;
-#else
+        /* clocks of the read and the math: their events are written after the release */
         u32 t_rd, te_rd, te_m = 0;
-#endif
         {
-#if REC_SLOTS
-            TMASCOPE_SLOT_CLOCK(crec, 0);
-#else
-            t_rd = NOW();
-#endif
+            u32 t = NOW();
+            t_rd = t;
             for (u32 r = 0; r < RD_REPEAT; r++) {
                 RD_LIST(RD_ONE)
 #if RD_REPEAT > 1
@@ -632,11 +605,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             rdep = __shfl_sync(0xffffffffu, sum, 0) == 0x9e3779b9u;
             if (rdep)
                 sink += 1.f;
-#if REC_SLOTS
-            TMASCOPE_SLOT_CLOCK2(crec, 1, MATH != 0 ? 1 : 2);
-#else
             te_rd = NOW();
-#endif
         }
 #if MATH == 1
         {
@@ -657,11 +626,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
             sink += r;
-#if REC_SLOTS
-            TMASCOPE_SLOT_CLOCK(crec, 2);
-#else
             te_m = NOW();
-#endif
         }
 #elif MATH == 2
         {
@@ -692,11 +657,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             if (__shfl_sync(0xffffffffu, r, 0) == 1234.5f)   /* the math completes before the release */
                 sink += 1.f;
             sink += r;
-#if REC_SLOTS
-            TMASCOPE_SLOT_CLOCK(crec, 2);
-#else
             te_m = NOW();
-#endif
         }
 #endif
         u32 t_st = 0, te_st = 0;
@@ -737,11 +698,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #endif
         /* the events of the read and the math (the math starts where the read ends) and
          * the folded release, one record, after the release the producer waits for */
-#if REC_SLOTS
-        TMASCOPE_SLOT_CONSUMED(crec, i, fold ? TMASCOPE_F_RELEASED : 0u);
-#else
         TMASCOPE_CONSUMED_F(t_rd, te_rd, MATH != 0 ? te_m : te_rd, i, fold ? TMASCOPE_F_RELEASED : 0u);
-#endif
         REC_IF(st_ev, K_TMA_STORE, s, i, 0, 0, t_st, te_st - t_st);
         (void)t_st;
         (void)te_st;
