@@ -647,6 +647,111 @@ int b_ifetch(ctx &c)
     return 0;
 }
 
+typedef void (*int_kernel)(int, u32, u64 *, u32 *);
+
+/* How fast a sub-partition issues integer instructions by warps on it: 8 independent chains
+ * per warp (ck_int), 1-16 warps per sub-partition (16: two CTAs of 1024 threads per SM).
+ * Cycles per warp instruction on the sub-partition, from the median CTA span. */
+int b_issue(ctx &c)
+{
+    const int_kernel ks[5] = {ck_int<0>, ck_int<1>, ck_int<2>, ck_int<3>, ck_int<4>};
+    const char *names[5] = {"mad", "xor", "add", "madxor", "addr"};
+    const int per[5] = {1, 2, 4, 8, 16}, n = 512;
+    double cyc[5][5];
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 5; i++) {
+            const int ctas = per[i] > 8 ? 2 : 1, threads = 128 * per[i] / ctas;
+            ks[k]<<<c.sms * ctas, threads>>>(n, 0x9e3779b1u, c.dout, c.dsink);
+            if (fetch(c, 64 * (size_t)c.sms * ctas))
+                return -1;
+            std::vector<double> s;
+            for (int b = 0; b < c.sms * ctas; b++) {
+                u64 t0 = ~0ull, t1 = 0;
+                for (int w = 0; w < threads / 32; w++) {
+                    t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
+                    t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
+                }
+                s.push_back((double)(t1 - t0));
+            }
+            cyc[k][i] = quantile(s, 0.5) / (32.0 * n * per[i]);
+        }
+    for (int k = 0; k < 5; k++) {
+        std::string pts;
+        for (int i = 0; i < 5; i++)
+            pts += fmt("%s%d/SMSP %.3f", i ? ", " : "", per[i], cyc[k][i]);
+        add1(c, "issue", fmt("int_%s_cycles", names[k]).c_str(), "cycles", false, cyc[k][3],
+             fmt("%s: 8 independent integer chains per warp (%s), 8 warps per sub-partition: cycles per warp "
+                 "instruction on the sub-partition (%s)",
+                 names[k],
+                 k == 0   ? "mad.lo"
+                 : k == 1 ? "xor"
+                 : k == 2 ? "add"
+                 : k == 3 ? "mad.lo and xor in turn"
+                          : "per 8: 2 mad.lo, shr, xor, 2 add, or, shl",
+                 pts.c_str()));
+    }
+    return 0;
+}
+
+/* One SM's sub-partitions as the warps of its CTAs fill them (%warpid % 4 of each warp, the
+ * SM's CTAs in the order of their first warp's slot): "CTA: residues of warps 0..W-1". */
+std::string smsp_map(const ctx &c, int grid, int warps)
+{
+    std::vector<std::pair<u64, int>> mine;   /* (warp 0's slot, CTA) of SM 0's CTAs */
+    for (int b = 0; b < grid; b++)
+        if (c.hout[(size_t)b * 32 * 4 + 3] == 0)
+            mine.push_back({c.hout[(size_t)b * 32 * 4 + 2], b});
+    std::sort(mine.begin(), mine.end());
+    std::string m;
+    for (auto &e : mine) {
+        m += m.empty() ? "" : " | ";
+        for (int w = 0; w < warps; w++)
+            m += fmt("%llu", (unsigned long long)(c.hout[((size_t)e.second * 32 + w) * 4 + 2] % 4));
+    }
+    return m;
+}
+
+/* Where the warps of several CTAs on one SM issue (%warpid: slot n issues from
+ * sub-partition n % 4). CTAs of 4 warps, k per SM (k = 1, 2, 4, 8), only warp 0 of each
+ * busy: if all their warps 0 shared one sub-partition the span would grow k-fold, spread
+ * over four it grows with k / 4. Then CTAs of 1, 2, 3, 5 and 6 warps, 4 per SM: SM 0's map. */
+int b_smsp(ctx &c)
+{
+    const int ks[4] = {1, 2, 4, 8}, n = 256;
+    double base = 0;
+    for (int i = 0; i < 4; i++) {
+        const int grid = c.sms * ks[i];
+        ck_smsp<<<grid, 128>>>(n, 0, 0x9e3779b1u, c.dout, c.dsink);
+        if (fetch(c, (size_t)grid * 32 * 4))
+            return -1;
+        std::vector<double> span;
+        int res[4] = {0, 0, 0, 0};
+        for (int b = 0; b < grid; b++) {
+            const u64 *o = &c.hout[(size_t)b * 32 * 4];
+            span.push_back((double)(o[1] - o[0]));
+            res[o[2] % 4]++;
+        }
+        double med = quantile(span, 0.5);
+        if (i == 0)
+            base = med;
+        add1(c, "smsp", fmt("smsp_busy_%dctas", ks[i]).c_str(), "ratio", false, med / base,
+             fmt("%d CTAs of 4 warps per SM, warp 0 of each issuing mad.lo on 8 chains (%d trips of 32): its span "
+                 "over one CTA per SM's (%.0f cycles); warp 0's %%warpid %% 4 = 0/1/2/3 in %d/%d/%d/%d CTAs; SM 0: %s",
+                 ks[i], n, base, res[0], res[1], res[2], res[3], smsp_map(c, grid, 4).c_str()));
+    }
+    const int ws[5] = {1, 2, 3, 5, 6};
+    for (int i = 0; i < 5; i++) {
+        const int grid = c.sms * 4;
+        ck_smsp<<<grid, 32 * ws[i]>>>(64, -1, 0x9e3779b1u, c.dout, c.dsink);
+        if (fetch(c, (size_t)grid * 32 * 4))
+            return -1;
+        add1(c, "smsp", fmt("smsp_map_%dw", ws[i]).c_str(), "CTAs", false, 4,
+             fmt("4 CTAs of %d warps per SM: each warp's %%warpid %% 4 on SM 0, CTAs in slot order: %s", ws[i],
+                 smsp_map(c, grid, ws[i]).c_str()));
+    }
+    return 0;
+}
+
 /* wgmma.mma_async from shared memory (SS), the generated GEMM kernel's inner step: each
  * warpgroup issues 4 instructions over one 128-byte swizzle row of K, commits a group and
  * waits with wait_group(1) (throughput) or wait_group(0) (latency of a group of 4).
@@ -746,21 +851,33 @@ int b_wgmma(ctx &c)
 
 /* wgmma under the GEMM's conditions, on every SM: two warpgroups reading the same A rows or
  * their own 64 rows each (as the GEMM's consumers), optionally beside a copy thread that
- * keeps 4 bulk copies (cp.async.bulk) of 12 KiB from L2 in flight into other shared memory
- * (the producer's writes); and a long run of each SM's tensor pipe with clock64 and
- * globaltimer read at both ends: the SM clock while the tensor pipes of all SMs are busy. */
+ * keeps `inflight` bulk copies (cp.async.bulk) of 12 KiB in flight into other shared memory
+ * (the producer's writes), cycling through `foot` blocks (64: 768 KiB that every SM reads,
+ * in L2; more: each SM its own stretch of a footprint past L2, from DRAM); the operands are
+ * what shared memory held (fill 0) or integers -2..2 in bf16 as the GEMM's (fill 1: the
+ * tensor pipes' power depends on the values); and long runs of each SM's tensor pipe with
+ * clock64 and globaltimer read at both ends: the SM clock while the tensor pipes of all
+ * SMs are busy. */
 const char WGMMA_LOAD_BENCH[] =
-    "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out)\n"
+    "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out,\n"
+    "                                         int fill, int inflight, u32 foot)\n"
     "{\n"
     "    extern __shared__ __align__(1024) unsigned char sm[];\n"
-    "    __shared__ __align__(8) u64 bars[4];\n"
+    "    __shared__ __align__(8) u64 bars[8];\n"
     "    __shared__ int done;\n"
     "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
     "    u32 wg = threadIdx.x / 128, nwg = blockDim.x / 128 - (copy ? 1 : 0);\n"
     "    if (threadIdx.x == 0) {\n"
     "        done = 0;\n"
-    "        for (int b = 0; b < 4; b++) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" ::\"r\"((u32)__cvta_generic_to_shared(&bars[b])));\n"
+    "        for (int b = 0; b < 8; b++) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" ::\"r\"((u32)__cvta_generic_to_shared(&bars[b])));\n"
     "        asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+    "    }\n"
+    "    if (fill) {\n"
+    "        const unsigned short v5[5] = {0xC000, 0xBF80, 0x0000, 0x3F80, 0x4000};\n"
+    "        unsigned short *op = (unsigned short *)(sm + (sb - (u32)__cvta_generic_to_shared(sm)));\n"
+    "        for (u32 i = threadIdx.x; i < 32768; i += blockDim.x)\n"
+    "            op[i] = v5[((i * 2654435761u + blockIdx.x * 40503u) >> 13) % 5];\n"
+    "        asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
     "    }\n"
     "    __syncthreads();\n"
     "    u64 g0, t0, g1, t1, bytes = 0;\n"
@@ -783,17 +900,21 @@ const char WGMMA_LOAD_BENCH[] =
     "        for (int i = 0; i < NACC; i++) r += acc[i];\n"
     "        if (r == 1234.5f) out[0] = 0;\n"
     "        if (threadIdx.x % 128 == 0) atomicAdd(&done, 1);\n"
+    "    } else if (threadIdx.x == nwg * 128 && inflight == 0) {\n"
+    "        while (*(volatile int *)&done < (int)nwg)\n"
+    "            ;\n"
     "    } else if (threadIdx.x == nwg * 128) {\n"
-    "        u32 ph[4] = {0, 0, 0, 0};\n"
+    "        u32 ph[8] = {0, 0, 0, 0, 0, 0, 0, 0};\n"
+    "        u32 base = foot > 64 ? blockIdx.x * (foot / gridDim.x) : 0;\n"
     "        int j = 0;\n"
-    "        for (; j < 4; j++) {\n"
+    "        for (; j < inflight; j++) {\n"
     "            u32 bar = (u32)__cvta_generic_to_shared(&bars[j]);\n"
     "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
     "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
-    "                         ::\"r\"(sb + 65536u + 12288u * j), \"l\"(src + 12288u * j), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * j), \"l\"(src + 12288ull * ((base + j) % foot)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
     "        }\n"
     "        for (; ; j++) {\n"
-    "            int b = j % 4;\n"
+    "            int b = j % inflight;\n"
     "            u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
     "            while (!ok)\n"
     "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
@@ -803,10 +924,10 @@ const char WGMMA_LOAD_BENCH[] =
     "            if (*(volatile int *)&done >= (int)nwg) break;\n"
     "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
     "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
-    "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288u * (j % 64)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288ull * ((base + j) % foot)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
     "        }\n"
-    "        for (int k = 1; k < 4; k++) {\n"
-    "            int b = (j + k) % 4; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
+    "        for (int k = 1; k < inflight; k++) {\n"
+    "            int b = (j + k) % inflight; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
     "            while (!ok)\n"
     "                asm volatile(\"{\\n\\t.reg .pred p;\\n\\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\\tselp.u32 %0, 1, 0, p;\\n\\t}\"\n"
     "                             : \"=r\"(ok) : \"r\"(bar), \"r\"(ph[b]) : \"memory\");\n"
@@ -828,12 +949,21 @@ struct wl_result {
     double cyc, ghz, copy_bpns;
 };
 
-int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_result *r)
+/* the conditions of one run besides the two warpgroups' wgmma */
+struct wl_cond {
+    int fill = 0;        /* operands: 0 what shared memory held, 1 integers -2..2 in bf16 */
+    int inflight = 4;    /* the copy thread's bulk copies of 12 KiB in flight */
+    unsigned foot = 64;  /* 12 KiB blocks the copies cycle through (64: one 768 KiB stretch in L2) */
+    unsigned smem = 1024 + 65536 + 8 * 12288;   /* dynamic shared memory of the launch */
+};
+const unsigned WL_SMEM = 1024 + 65536 + 8 * 12288;
+
+int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_result *r, wl_cond w = wl_cond())
 {
     int nwg = 2, threads = 128 * (nwg + (copy ? 1 : 0));
     CK(cudaMemset(c.dout, 0, (size_t)c.sms * 16 * 8));
-    void *args[] = {&n, &distinct, &copy, &src, &c.dout};
-    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, 1024 + 65536 + 49152, 0, args, NULL) != CUDA_SUCCESS ||
+    void *args[] = {&n, &distinct, &copy, &src, &c.dout, &w.fill, &w.inflight, &w.foot};
+    if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, w.smem, 0, args, NULL) != CUDA_SUCCESS ||
         fetch(c, 16 * (size_t)c.sms)) {
         c.err = "ck_wgmma_load launch failed";
         return -1;
@@ -856,6 +986,75 @@ int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_r
     r->cyc = quantile(cyc, 0.5);
     r->ghz = quantile(ghz, 0.5);
     r->copy_bpns = bw.empty() ? 0 : quantile(bw, 0.5);
+    return 0;
+}
+
+/* The tensor pipe's rate beside the copy thread, by what it does: only spinning on a
+ * shared flag (0 copies), 1-8 bulk copies of 12 KiB in flight from L2 (all SMs the same
+ * 768 KiB) or from DRAM (each SM its own stretch of 768 MiB), with the launch's dynamic
+ * shared memory at 113 KiB (4 copies' room) or 161 KiB; operands integers -2..2. One
+ * comment line per shape: cycles per instruction and the copies' B/ns per SM. */
+int wl_copies(ctx &c, CUfunction fn, uint32_t n, int iters, void *big)
+{
+    const int infl[5] = {0, 1, 2, 4, 8};
+    const unsigned foots[2] = {64, 65536}, smems[2] = {1024 + 65536 + 4 * 12288, WL_SMEM};
+    std::string pts;
+    std::vector<double> all;
+    for (int si = 0; si < 2; si++)
+        for (int fi = 0; fi < 2; fi++)
+            for (int k = 0; k < 5; k++) {
+                if ((fi && !k) || (si == 0 && infl[k] > 4))
+                    continue;
+                wl_cond w;
+                w.fill = 1, w.inflight = infl[k], w.foot = foots[fi], w.smem = smems[si];
+                wl_result r;
+                if (wl_run(c, fn, iters, 1, 1, big, &r, w))
+                    return -1;
+                all.push_back(r.cyc);
+                pts += fmt("%s%s %s %d: %.1f (%.0f B/ns)", pts.empty() ? "" : ", ", si ? "161K" : "113K",
+                           fi ? "dram" : "l2", infl[k], r.cyc, r.copy_bpns);
+            }
+    add(c, "wgmma_load", fmt("wgmma_n%u_copies_cycles", n).c_str(), "cycles", false, all,
+        fmt("every SM, 2 warpgroups m64n%uk16 bf16 (operands integers -2..2) beside the copy thread, by dynamic shared "
+            "memory, source and copies in flight: cycles per instruction on the SM (copies' B/ns per SM): %s",
+            n, pts.c_str()));
+    return 0;
+}
+
+/* The SM clock while every SM's two warpgroups issue m64n256k16 for ~40 ms, by what else
+ * draws power: the operands' values and the producer's copies from L2 or DRAM. The
+ * parameter is the run with the GEMM's operands (integers -2..2) beside copies of 8 x 12
+ * KiB in flight from DRAM (the GEMM's producer keeps up to 96 KiB in flight, and part of
+ * its operands come from DRAM). */
+int wl_clocks(ctx &c, CUfunction fn, void *big)
+{
+    struct {
+        const char *name, *what;
+        int copy;
+        wl_cond w;
+    } runs[] = {
+        {"clock_tensor_zero_ghz", "operands as shared memory held (zeros), no copies", 0, {0, 4, 64}},
+        {"clock_tensor_ints_ghz", "operands integers -2..2, no copies", 0, {1, 4, 64}},
+        {"clock_tensor_ints_l2_ghz", "operands integers -2..2, copies of 8 x 12 KiB in flight from L2", 1, {1, 8, 64}},
+        {"clock_tensor_ghz", "operands integers -2..2, copies of 8 x 12 KiB in flight from DRAM (768 MiB)", 1,
+         {1, 8, 65536}},
+    };
+    for (auto &run : runs) {
+        std::vector<double> g, cyc, bw;
+        for (int rep = 0; rep < 3; rep++) {
+            wl_result l;
+            if (wl_run(c, fn, 40000, 1, run.copy, big, &l, run.w))
+                return -1;
+            g.push_back(l.ghz);
+            cyc.push_back(l.cyc);
+            bw.push_back(l.copy_bpns);
+        }
+        add(c, "wgmma_load", run.name, "GHz", false, g,
+            fmt("clock64 over globaltimer of %d CTAs, each 2 warpgroups issuing m64n256k16 bf16 from shared memory "
+                "for ~40 ms, 3 runs; %s: the SM clock while every tensor pipe is busy (cycles per instruction %.1f; "
+                "copies %.0f B/ns per SM)",
+                c.sms, run.what, quantile(cyc, 0.5), quantile(bw, 0.5)));
+    }
     return 0;
 }
 
@@ -883,7 +1082,7 @@ int b_wgmma_load(ctx &c, void *big)
             c.err = msg;
             return -1;
         }
-        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024 + 65536 + 49152);
+        cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, WL_SMEM);
         const int iters = ns[ni] == 64 ? 8192 : 2048;
         wl_result same, dist, cp;
         if (wl_run(c, fn, iters, 0, 0, big, &same) || wl_run(c, fn, iters, 1, 0, big, &dist) ||
@@ -899,20 +1098,8 @@ int b_wgmma_load(ctx &c, void *big)
                  cp.copy_bpns));
         add1(c, "wgmma_load", fmt("wgmma_n%u_copy_bytes_per_ns_sm", ns[ni]).c_str(), "B/ns", false, cp.copy_bpns,
              "the copy thread's bulk copies beside the two warpgroups: bytes per ns per SM");
-        if (ns[ni] == 256) {
-            std::vector<double> g;
-            for (int rep = 0; rep < 3; rep++) {
-                wl_result l;
-                if (wl_run(c, fn, 40000, 1, rep == 2, big, &l))
-                    return -1;
-                g.push_back(l.ghz);
-            }
-            add(c, "wgmma_load", "clock_tensor_ghz", "GHz", false, g,
-                fmt("clock64 over globaltimer of %d CTAs, each 2 warpgroups issuing m64n256k16 bf16 from shared "
-                    "memory for ~40 ms (the third run beside the copy thread): the SM clock while every tensor "
-                    "pipe is busy",
-                    c.sms));
-        }
+        if (wl_copies(c, fn, ns[ni], iters, big) || (ns[ni] == 256 && wl_clocks(c, fn, big)))
+            return -1;
         cuModuleUnload(mod);
     }
     /* the GPU's TMA read rate from L2 with 4 issuing warps per SM rather than one thread */
@@ -1381,8 +1568,8 @@ int b_clusters(ctx &c)
 {
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     CK(cudaFuncSetAttribute(ck_span, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 << 10));
-    const int sizes[3] = {4, 8, 16};
-    for (int k = 0; k < 3; k++)
+    const int sizes[4] = {2, 4, 8, 16};
+    for (int k = 0; k < 4; k++)
         for (int at = 0; at < 2; at++) {
             cudaLaunchConfig_t cfg = {};
             cudaLaunchAttribute a[1];
@@ -1495,19 +1682,21 @@ void usage(FILE *f)
             "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
             "add reduction; bar.sync; cluster remote arrive, alone and by warps per SM; kernel launch\n"
             "overhead and CTA start\n"
-            "spread; resident clusters; L2 reads shared by several SMs (l2share).\n"
+            "spread; resident clusters; L2 reads shared by several SMs (l2share); integer issue\n"
+            "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
+            "CTAs run on (smsp).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch place stas wgmma wgmma_load l2share\n"
+            "                 clusters ifetch place stas wgmma wgmma_load l2share issue smsp\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share"};
+                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "issue", "smsp"};
 
 } // namespace
 
@@ -1542,10 +1731,10 @@ int hw_cmd_calibrate(int argc, char **argv)
         for (; k < run.size() && (strlen(BENCHES[k]) != n || strncmp(p, BENCHES[k], n)); k++)
             ;
         if (k == run.size()) {
-            fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed clock, d2d, tma_latency, tma_fill, "
-                            "lds, smem_latency, math, mbarrier, cpasync, store, barsync, cluster, remote, launch, "
-                            "clusters, ifetch, place, stas, wgmma, wgmma_load, l2share)\n",
-                    (int)n, p);
+            std::string allowed;
+            for (const char *b : BENCHES)
+                allowed += std::string(allowed.empty() ? "" : ", ") + b;
+            fprintf(stderr, "tmahw calibrate: field '--only' = '%.*s' (allowed %s)\n", (int)n, p, allowed.c_str());
             return EXIT_BAD;
         }
         run[k] = 1;
@@ -1591,7 +1780,8 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b_clusters(c);
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big)
+               : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

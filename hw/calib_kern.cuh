@@ -335,6 +335,89 @@ __global__ void ck_ffma(int n8, u64 *out, float *sink)
     }
 }
 
+/* Integer instructions on 8 independent chains per warp, 32 per trip (4 per chain), in a
+ * mix MIX: 0 mad.lo (IMAD, the FMA pipe), 1 xor (LOP3, the integer ALU), 2 add (IADD3),
+ * 3 half mad.lo and half xor, 4 an address-arithmetic mix (per 8: 2 mad.lo, shr, xor, 2 add,
+ * or, shl). Each op takes the next chain's value, so that ptxas cannot fold repeated ops;
+ * m (a kernel argument) is mad.lo's multiplier. */
+__device__ __forceinline__ void ck_iop(int op, u32 &a, u32 b, u32 m)
+{
+    if (op == 0)
+        asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a) : "r"(m), "r"(b));
+    else if (op == 1)
+        asm volatile("xor.b32 %0, %0, %1;" : "+r"(a) : "r"(b));
+    else if (op == 2)
+        asm volatile("add.u32 %0, %0, %1;" : "+r"(a) : "r"(b));
+    else if (op == 3)
+        asm volatile("shr.u32 %0, %0, %1;" : "+r"(a) : "r"(b));
+    else if (op == 4)
+        asm volatile("or.b32 %0, %0, %1;" : "+r"(a) : "r"(b));
+    else
+        asm volatile("shl.b32 %0, %0, %1;" : "+r"(a) : "r"(b));
+}
+template <int MIX>
+__global__ void ck_int(int n, u32 m, u64 *out, u32 *sink)
+{
+    /* each mix's op per chain (ck_iop's numbering) */
+    const int ops[5][8] = {{0, 0, 0, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2},
+                           {0, 1, 0, 1, 0, 1, 0, 1}, {0, 3, 1, 2, 0, 4, 2, 5}};
+    const u32 lane = threadIdx.x & 31;
+    u32 a[8];
+#pragma unroll
+    for (int q = 0; q < 8; q++)
+        a[q] = lane + q;
+    u64 t0 = ck_clk();
+    for (int i = 0; i < n; i++) {
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int q = 0; q < 8; q++)
+                ck_iop(ops[MIX][q], a[q], a[(q + 1) & 7], m);
+    }
+    u64 t1 = ck_clk_after(a[0] ^ a[1] ^ a[2] ^ a[3] ^ a[4] ^ a[5] ^ a[6] ^ a[7], sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
+        out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
+    }
+}
+
+/* Which sub-partition each warp of a CTA runs on: every warp writes %warpid (its warp slot
+ * on the SM; slot n issues from sub-partition n % 4) and %smid; warp `busy` of each CTA then
+ * runs n trips of 32 mad.lo on 8 chains while the others exit (busy < 0: every warp runs
+ * them, so that the CTAs stay resident together), so that the
+ * span shows whether the busy warps of the SM's CTAs share one sub-partition or all four. */
+__global__ void ck_smsp(int n, int busy, u32 m, u64 *out, u32 *sink)
+{
+    const u32 lane = threadIdx.x & 31, wi = threadIdx.x >> 5;
+    u32 wid, sm;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(wid));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    u64 *o = out + (blockIdx.x * 32 + wi) * 4;
+    if (lane == 0) {
+        o[2] = wid;
+        o[3] = sm;
+    }
+    if (busy >= 0 && (int)wi != busy)
+        return;
+    u32 a[8];
+#pragma unroll
+    for (int q = 0; q < 8; q++)
+        a[q] = lane + q;
+    u64 t0 = ck_clk();
+    for (int i = 0; i < n; i++) {
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int q = 0; q < 8; q++)
+                ck_iop(0, a[q], a[(q + 1) & 7], m);
+    }
+    u64 t1 = ck_clk_after(a[0] ^ a[1] ^ a[2] ^ a[3] ^ a[4] ^ a[5] ^ a[6] ^ a[7], sink + 1 + (threadIdx.x & 7));
+    if (lane == 0) {
+        o[0] = t0;
+        o[1] = t1;
+    }
+}
+
 /* The generated math block as the pipeline kernel has it: N8 groups of 8 FFMA on 8 chains,
  * fully unrolled (N8 x 8 x 16 bytes of straight-line code), run `reps` times. Past the
  * instruction cache the warp waits for its instructions to be fetched. */

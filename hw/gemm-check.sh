@@ -2,7 +2,8 @@
 # The GEMM examples on the GPU machine: builds tmahw, runs `tmahw run` on each bundled GEMM
 # (generated wgmma kernel checked element by element against a reference GEMM, timed beside
 # cuBLASLt in the same run, traced), a few variants of the 8192^3 bf16 one (stages,
-# epilogue, tile, tile order), and `tmahw calibrate --only wgmma,wgmma_load,clock`; a table last.
+# epilogue, tile, tile order, clusters), and `tmahw calibrate --only clock,clusters,wgmma,wgmma_load`;
+# a table last (with the SM clock each kernel ran at).
 #   bash hw/gemm-check.sh   (results under $OUT, or /tmp/gemm-out; PACK=1 tars them)
 # The GPU machine has no libyaml: run `make hwdeps` here first and carry build/hwdeps.
 set -u
@@ -37,9 +38,9 @@ if [ -z "${SKIP_VARIANTS:-}" ]; then
     for v in v_mc2 v_mc2_group16 v_s4_direct v_group16 v_128x128_s5 v_wait0; do run "$v" "$V/$v.yaml"; done
 fi
 echo "== calibrate wgmma"
-timeout 120 "$T" calibrate --only clock,wgmma,wgmma_load -o "$OUT/wgmma.params" | tee "$OUT/calibrate.txt"
+timeout 120 "$T" calibrate --only clock,clusters,wgmma,wgmma_load -o "$OUT/wgmma.params" | tee "$OUT/calibrate.txt"
 echo "== table"
-printf '%-18s %5s %10s %8s %7s %10s %8s %8s\n' name exit time_us TFLOP/s %peak wrong blas_us gen/blas
+printf '%-18s %5s %10s %8s %7s %10s %8s %8s %6s\n' name exit time_us TFLOP/s %peak wrong blas_us gen/blas GHz
 for j in "$OUT"/runs/*.json; do
     n=$(basename "$j" .json)
     python3 - "$j" "$(tail -n1 "$OUT/runs/$n.txt")" <<'PY' || echo "$n: no json"
@@ -48,8 +49,8 @@ try:
     r = json.load(open(sys.argv[1]))
 except Exception as e:
     print(sys.argv[1].split('/')[-1], 'no result'); sys.exit(0)
-print('%-18s %5s %10.1f %8.1f %6.1f%% %10d %8.1f %7.1f%%' % (r['name'][:18], sys.argv[2].split()[-1], r['kernel_ns']/1e3,
-      r['tflops'], r['peak_pct'], r['mismatches'], r['cublaslt_ns']/1e3, 100*r['vs_cublaslt']))
+print('%-18s %5s %10.1f %8.1f %6.1f%% %10d %8.1f %7.1f%% %6.3f' % (r['name'][:18], sys.argv[2].split()[-1], r['kernel_ns']/1e3,
+      r['tflops'], r['peak_pct'], r['mismatches'], r['cublaslt_ns']/1e3, 100*r['vs_cublaslt'], r.get('sm_ghz', 0)))
 PY
 done
 if [ -n "${PACK:-}" ]; then tar -C "$OUT" -czf "$OUT/gemm.tgz" runs variants wgmma.params calibrate.txt 2>/dev/null; rm -rf "$OUT/runs" "$OUT/variants"; fi

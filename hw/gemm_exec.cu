@@ -122,6 +122,7 @@ struct gemm_bufs {
     GmEvHost *ev = nullptr;
     unsigned *evn = nullptr;
     unsigned long long *diff = nullptr;
+    unsigned long long *clk = nullptr;   /* per CTA: start globaltimer, clock64, end globaltimer, clock64 */
 };
 
 /* cuBLASLt: C row-major (M x N) is D column-major (N x M) = B (N x K) times A^T: the "TN"
@@ -180,6 +181,37 @@ double median(std::vector<double> v)
         return 0;
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+/* One launch's per-CTA clocks (see tmahw_gemm): the median SM clock over CTAs (clock64
+ * cycles over globaltimer ns), how far apart the CTAs started, and how many started after
+ * the first CTA had ended (a second wave: the grid did not fit at once). */
+struct cta_clocks {
+    double ghz = 0, start_spread_ns = 0;
+    unsigned late = 0;
+};
+cta_clocks clocks_of(const std::vector<unsigned long long> &c, unsigned ctas)
+{
+    cta_clocks r;
+    std::vector<double> g;
+    unsigned long long s0 = ~0ull, s1 = 0, e0 = ~0ull;
+    for (unsigned b = 0; b < ctas; b++) {
+        const unsigned long long *x = &c[4 * (size_t)b];
+        if (x[2] <= x[0] || x[3] <= x[1])
+            continue;
+        g.push_back((double)(x[3] - x[1]) / (double)(x[2] - x[0]));
+        s0 = std::min(s0, x[0]);
+        s1 = std::max(s1, x[0]);
+        e0 = std::min(e0, x[2]);
+    }
+    if (g.empty())
+        return r;
+    std::sort(g.begin(), g.end());
+    r.ghz = g[g.size() / 2];
+    r.start_spread_ns = (double)(s1 - s0);
+    for (unsigned b = 0; b < ctas; b++)
+        r.late += c[4 * (size_t)b] > e0 && c[4 * (size_t)b + 2] > c[4 * (size_t)b];
+    return r;
 }
 
 } // namespace
@@ -267,6 +299,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     CK(cudaMalloc(&g.ev, (size_t)rec_ctas * nwarps * ev_cap * sizeof(GmEvHost)));
     CK(cudaMalloc(&g.evn, (size_t)rec_ctas * nwarps * 4));
     CK(cudaMalloc(&g.diff, 8));
+    CK(cudaMalloc(&g.clk, (size_t)d->ctas * 4 * 8));
     CK(cudaMemcpy(g.A, hA.data(), hA.size(), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(g.B, hB.data(), hB.size(), cudaMemcpyHostToDevice));
     CUtensorMap maps[3];
@@ -280,7 +313,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     unsigned zero_cap = 0, cap = ev_cap;
     auto launch = [&](int rec) -> CUresult {
         unsigned rc_ctas = rec ? rec_ctas : 0;
-        void *args[] = {&maps[0], &maps[1], &maps[2], &g.C, &g.ev, &g.evn, rec ? &cap : &zero_cap, &rc_ctas};
+        void *args[] = {&maps[0], &maps[1], &maps[2], &g.C, &g.ev, &g.evn, rec ? &cap : &zero_cap, &rc_ctas, &g.clk};
         CUlaunchConfig cfg = {};
         cfg.gridDimX = d->ctas;
         cfg.gridDimY = cfg.gridDimZ = 1;
@@ -336,7 +369,9 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
-    std::vector<double> t_ours, t_blas;
+    std::vector<double> t_ours, t_blas, ghz_ours;
+    std::vector<unsigned long long> hclk((size_t)d->ctas * 4);
+    cta_clocks last = {};
     int reps = o->reps < 10 ? 10 : o->reps;
     for (int i = -2; i < reps; i++) {
         float ms = 0;
@@ -345,8 +380,12 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
         cudaEventElapsedTime(&ms, e0, e1);
-        if (i >= 0)
+        if (i >= 0) {
             t_ours.push_back(ms * 1e6);
+            cudaMemcpy(hclk.data(), g.clk, hclk.size() * 8, cudaMemcpyDeviceToHost);
+            last = clocks_of(hclk, d->ctas);
+            ghz_ours.push_back(last.ghz);
+        }
         if (bl.ok) {
             cudaEventRecord(e0);
             blas_run(bl, g);
@@ -370,7 +409,26 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     cudaEventElapsedTime(&rec_ms, e0, e1);
     CK(cudaMemcpy(ev.data(), g.ev, ev.size() * sizeof(GmEvHost), cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(evn.data(), g.evn, evn.size() * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hclk.data(), g.clk, hclk.size() * 8, cudaMemcpyDeviceToHost));
+    cta_clocks recc = clocks_of(hclk, d->ctas);
     unsigned long long rec_bad = diffs(g.C);
+    int resident = 0;
+    if (d->cluster > 1) {
+        CUlaunchConfig cfg = {};
+        CUlaunchAttribute attr[1];
+        cfg.gridDimX = d->ctas;
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = threads;
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.sharedMemBytes = smem;
+        attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attr[0].value.clusterDim.x = d->cluster;
+        attr[0].value.clusterDim.y = attr[0].value.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        if (cuOccupancyMaxActiveClusters(&resident, fn[0], &cfg) != CUDA_SUCCESS)
+            resident = -1;
+    }
 
     gemm_report rep = {};
     rep.d = d;
@@ -378,7 +436,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     rep.driver_version = dev.driver_version;
     int khz = 0;
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
-    rep.clock_ghz = khz / 1e6;
+    rep.clock_ghz = recc.ghz > 0 ? recc.ghz : khz / 1e6;   /* the recorded launch's own SM clock */
     time_t now = time(NULL);
     strftime(rep.date, sizeof rep.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     rep.kernel_ns = median(t_ours);
@@ -389,6 +447,11 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     rep.blas_mismatches = blas_bad;
     rep.host_bad = host_bad;
     rep.rec_ns = rec_ms * 1e6;
+    rep.sm_ghz = median(ghz_ours);
+    rep.rec_sm_ghz = recc.ghz;
+    rep.start_spread_ns = last.start_spread_ns;
+    rep.late_ctas = last.late;
+    rep.resident_clusters = resident;
     rep.nfindings = nfnd;
     memcpy(rep.findings, fnd, sizeof fnd);
     snprintf(rep.blas_why, sizeof rep.blas_why, "%s", bl.why);
@@ -396,7 +459,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     gemm_print_report(&rep, o->fmt);
     blas_free(bl);
     cudaFree(g.A); cudaFree(g.B); cudaFree(g.C); cudaFree(g.Cref); cudaFree(g.Cblas); cudaFree(g.ws);
-    cudaFree(g.ev); cudaFree(g.evn); cudaFree(g.diff);
+    cudaFree(g.ev); cudaFree(g.evn); cudaFree(g.diff); cudaFree(g.clk);
     if (rc)
         return EXIT_BAD;
     return bad || rec_bad || host_bad ? EXIT_FINDING : EXIT_OK;

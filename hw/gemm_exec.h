@@ -32,8 +32,14 @@ typedef struct gemm_report {
     const pipe_desc *d;
     char gpu[128], date[32];
     int driver_version;
-    double clock_ghz;              /* SM clock the trace's cycles are converted with */
+    double clock_ghz;              /* SM clock the trace's cycles are converted with: the recorded launch's own
+                                      (rec_sm_ghz), else the device's clock rate */
     double kernel_ns, blas_ns, rec_ns;   /* medians (rec: the one recorded launch) */
+    double sm_ghz, rec_sm_ghz;     /* SM clock in the kernel: median over CTAs of clock64 / globaltimer
+                                      (sm_ghz: the median over the timed launches; 0: not measured) */
+    double start_spread_ns;        /* the last timed launch: first to last CTA start */
+    unsigned late_ctas;            /* ... CTAs that started after the first CTA ended (a second wave) */
+    int resident_clusters;         /* cuOccupancyMaxActiveClusters (clusters > 1; 0 none, -1 failed) */
     int reps;
     unsigned long long mismatches, rec_mismatches, blas_mismatches;   /* elements != reference (blas: ~0 not run) */
     int host_bad;                  /* reference elements != the host's sums (of 4096) */

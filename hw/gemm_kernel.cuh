@@ -246,20 +246,24 @@ __device__ __forceinline__ void gm_epilogue(float (&acc)[GM_BN / 2], u32 sb, u32
 #endif
 }
 
+/* Each consumer warp releases the stage on every CTA of its cluster: lane r arrives on CTA
+ * r's barrier, all lanes in one instruction (release at CTA scope, as a local arrive: the
+ * stage's wgmma reads are complete after wait_group, and the peer's producer only writes
+ * after it sees the phase). */
 __device__ __forceinline__ void gm_release(u32 sb, u32 g)
 {
-    if (threadIdx.x % 32 == 0) {
-        u32 bar = sb + GM_BAR_OFF + 8 * (GM_STAGES + g % GM_STAGES);
+    u32 bar = sb + GM_BAR_OFF + 8 * (GM_STAGES + g % GM_STAGES);
 #if GM_CLUSTER > 1
-        for (u32 r = 0; r < GM_CLUSTER; r++) {
-            u32 rb;
-            asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(bar), "r"(r));
-            asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(rb) : "memory");
-        }
+    u32 r = threadIdx.x % 32;
+    if (r < GM_CLUSTER) {
+        u32 rb;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(bar), "r"(r));
+        asm volatile("mbarrier.arrive.release.cta.shared::cluster.b64 _, [%0];" ::"r"(rb) : "memory");
+    }
 #else
+    if (threadIdx.x % 32 == 0)
         gm_arrive(bar);
 #endif
-    }
 }
 
 __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 *C, GmRec &rec)
@@ -325,7 +329,7 @@ __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 
 
 extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
     tmahw_gemm(const __grid_constant__ TMap ma, const __grid_constant__ TMap mb, const __grid_constant__ TMap mc,
-               bf16 *C, GmEv *ev, u32 *evn, u32 ev_cap, u32 rec_ctas)
+               bf16 *C, GmEv *ev, u32 *evn, u32 ev_cap, u32 rec_ctas, u64 *clk)
 {
     extern __shared__ __align__(1024) unsigned char gm_raw[];
     u32 sb = (gm_smem(gm_raw) + 1023) & ~1023u;
@@ -340,6 +344,8 @@ extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
         asm volatile("prefetch.tensormap [%0];" ::"l"(&mb) : "memory");
     }
     gm_cluster_sync();   /* every CTA's barriers exist before a peer arrives on them or multicasts */
+    if (clk && threadIdx.x == 0)   /* the CTA's start: globaltimer and SM clock (the host's clock figure) */
+        asm volatile("mov.u64 %0, %%globaltimer;\n\tmov.u64 %1, %%clock64;" : "=l"(clk[4 * blockIdx.x]), "=l"(clk[4 * blockIdx.x + 1]));
     GmRec rec;
     u32 w = threadIdx.x / 32;
     rec.ev = (GM_RECORD && blockIdx.x < rec_ctas) ? ev + ((size_t)blockIdx.x * (GM_THREADS / 32) + w) * ev_cap : 0;
@@ -363,4 +369,9 @@ extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
 #if GM_CLUSTER > 1
     gm_cluster_sync();   /* no CTA leaves while its peer may still multicast into it or arrive on it */
 #endif
+    if (clk) {   /* the CTA's end, once all its warps are done */
+        __syncthreads();
+        if (threadIdx.x == 0)
+            asm volatile("mov.u64 %0, %%clock64;\n\tmov.u64 %1, %%globaltimer;" : "=l"(clk[4 * blockIdx.x + 3]), "=l"(clk[4 * blockIdx.x + 2]));
+    }
 }

@@ -168,7 +168,10 @@ static void print_json(const gemm_report *r)
         printf("null,");
     else
         printf("%llu,", r->blas_mismatches);
-    printf("\"vs_cublaslt\":%.3f,\"reps\":%d,\"findings\":[", r->blas_ns > 0 ? r->blas_ns / r->kernel_ns : 0, r->reps);
+    printf("\"vs_cublaslt\":%.3f,\"reps\":%d,", r->blas_ns > 0 ? r->blas_ns / r->kernel_ns : 0, r->reps);
+    printf("\"sm_ghz\":%.4f,\"recorded_sm_ghz\":%.4f,\"cta_start_spread_ns\":%.0f,\"late_ctas\":%u,\"resident_clusters\":%d,",
+           r->sm_ghz, r->rec_sm_ghz, r->start_spread_ns, r->late_ctas, r->resident_clusters);
+    printf("\"findings\":[");
     for (uint32_t i = 0; i < r->nfindings; i++)
         printf("%s{\"rule\":\"%s\",\"detail\":\"%s\"}", i ? "," : "", r->findings[i].rule, r->findings[i].detail);
     printf("]}\n");
@@ -213,6 +216,13 @@ void gemm_print_report(const gemm_report *r, const char *fmt)
            "(tolerance 0); the reference GEMM agreed with the host's sums at %d of 4096 sampled elements\n",
            4096 - r->host_bad);
     printf("peak: %.0f TFLOP/s dense (%s)\n", pk, pk > 1000 ? "fp8" : "bf16");
+    if (r->sm_ghz > 0)
+        printf("SM clock in the generated kernel (clock64 over globaltimer per CTA, median): %.3f GHz (traced launch %.3f); "
+               "CTAs started within %.1f us, %u after the first had ended\n",
+               r->sm_ghz, r->rec_sm_ghz, r->start_spread_ns / 1e3, r->late_ctas);
+    if (d->cluster > 1)
+        printf("resident clusters of %u (cuOccupancyMaxActiveClusters): %d for a grid of %u\n", d->cluster,
+               r->resident_clusters, d->ctas / d->cluster);
     for (uint32_t i = 0; i < r->nfindings; i++)
         printf("finding %s: %s\n", r->findings[i].rule, r->findings[i].detail);
 }

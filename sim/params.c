@@ -12,6 +12,7 @@
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
 #define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -17..+13%, p10..p90): one instruction takes one issue slot of its sub-partition. "
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
+#define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
 #define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
@@ -108,6 +109,13 @@ static const params_info table[] = {
      "per 8-trip stage, 120 ns a trip"},
     {"l2_reuse_bytes", P(l2_reuse_bytes), 47.6e6, "bytes",
      H100_CAL "tma_fill: the GPU's TMA read rate by the footprint its 132 CTAs cycle through (8-32 MiB: 7.6-7.7 TB/s, 40: 6.0, 48: 5.0, 64: 3.8, 96: 3.5; DRAM 2.8): where it falls half way to the DRAM rate"},
+    {"clusters2_at1", P(clusters2_at1), 66, "clusters",
+     "measured: tmahw calibrate --only clusters on the H200 (traces/h200/gemm/2026-11-25/before-release-fix/"
+     "gemm.params, 03:35 UTC): cudaOccupancyMaxActiveClusters, clusters of 2, 1 CTA per SM: every SM (the "
+     "generated multicast GEMM's grid of 66 clusters: 66 resident). H100: the H200's value"},
+    {"clusters2_at8", P(clusters2_at8), 528, "clusters",
+     "measured: tmahw calibrate --only clusters on the H200 (traces/h200/gemm/2026-11-25/before-release-fix/"
+     "gemm.params, 03:35 UTC): cudaOccupancyMaxActiveClusters, clusters of 2, 8 CTAs per SM. H100: the H200's value"},
     {"clusters4_at1", P(clusters4_at1), 30, "clusters",
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 4, 1 CTA per SM (the generated kernels of the corpora: the same)"},
     {"clusters4_at8", P(clusters4_at8), 248, "clusters",
@@ -122,6 +130,8 @@ static const params_info table[] = {
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
     {"read_issue_cycles", P(read_issue_cycles), 2.96, "cycles",
      INSTR_COUNT "per shared-memory read instruction with its checksum fold: 2.96 (test half 3.80)"},
+    {"int_issue_cycles", P(int_issue_cycles), 1.438, "cycles",
+     "measured: smsp__cycles_active and smsp__inst_executed (Range Profiler) of the H200 corpus's fit half (traces/h200/corpus, seed 1, recorded 2026-11-25, commit 6bd87af), the 13 kernels whose sub-partitions always had another warp ready (not_selected stalls at least 1.5 per issue) and at most 3% mma.sync: least squares of each kernel's active cycles on its FFMA and its other instructions (scripts/issue-rate.py; each kernel within -8..+7%): 1.438 cycles per other instruction (test half 1.478, seed 2 1.359; kernels without FFMA 1.42..1.53) and 1.156 per FFMA (the ffma microbenchmark: 1.193). The issue microbenchmark (tmahw calibrate --only issue, traces/h200/calibration/issue.params, 2026-11-25 04:02 UTC) shows why it is above 1: at 8 warps per sub-partition an IMAD takes 2.00 cycles (the FMA pipe's integer half rate), LOP3 1.20, a mix of IMAD, shifts, LOP3 and adds 1.22; in the generated code's SASS IMAD is the most frequent integer instruction. Not yet measured on an H100, whose SMs are the same design"},
     {"step_issue_cycles", P(step_issue_cycles), 104, "cycles",
      INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 104 (test half 103); a commit-group step: group_step_issue_cycles"},
     {"ffma_unrolled_cycles", P(ffma_unrolled_cycles), 1.047, "cycles",
@@ -164,15 +174,26 @@ static const params_info table[] = {
      "memory: 128.1 and 32.3, so the operands' shared-memory reads and the copies' writes do not limit it at these "
      "rates); tmahw calibrate --only wgmma, one SM's warpgroups reading the same A (traces/h200/gemm/wgmma.params): "
      "32.4 / 64.4 / 128.6 for n64 / n128 / n256, e4m3 k32 the same cycles. H100: the H200's value (the same SM)"},
+    {"wgmma_copy_cycles_per_col", P(wgmma_copy_cycles_per_col), 0.5469, "cycles",
+     WGMMA_COPY "every SM, two warpgroups each reading its own 64 rows of A (integers -2..2) and the same B, beside a "
+     "thread keeping 1-8 bulk copies of 12 KiB in flight into the SM's other shared memory, from L2 or DRAM: "
+     "m64n256k16 140.0 cycles per instruction with 2-8 copies in flight = 0.5469 per column of N (1 copy: 137.9 "
+     "from L2, 133.5 from DRAM; m64n64k16 34.7 = 0.5422); the copies reach 26-31 B/ns per SM whatever is in "
+     "flight, and a thread only spinning on a shared flag leaves the rate at 128.1: the TMA writes into shared "
+     "memory slow the operands' reads. The tensor pipe runs at this rate while copies into its SM are in flight. "
+     "H100: the H200's value"},
     {"wgmma_latency_cycles", P(wgmma_latency_cycles), 67.0, "cycles",
      WGMMA_LOAD "wgmma: one warpgroup, a group of 4 instructions, commit, wait_group(0): 196.5 / 326.0 / 581.4 "
      "cycles for n64 / n128 / n256 less 4 x their cycles per instruction (32.6 / 64.4 / 128.6): 66.1 / 68.5 / 67.0, "
      "the median. H100: the H200's value"},
     {"clock_tensor_ghz", P(clock_tensor_ghz), 1.805, "GHz",
      WGMMA_LOAD "wgmma_load: clock64 over globaltimer of 132 CTAs, each two warpgroups issuing m64n256k16 bf16 for "
-     "~40 ms, 3 launches: median 1.805 GHz (1.753..1.813) where FFMA chains run at 1.98 (clock_ghz). H100: the "
-     "H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per cycle per "
-     "SM at 1.83 GHz)"},
+     "~40 ms, 3 launches: median 1.805 GHz (1.753..1.813) where FFMA chains run at 1.98 (clock_ghz). The generated "
+     "GEMMs' own clock (clock64 over globaltimer per CTA, tmahw run, 2026-11-25): 1.73-1.79 GHz for the bf16 ones, "
+     "1.69-1.71 for the e4m3 one, 1.68-1.72 for the small-N and multicast ones; the same benchmark with operands "
+     "-2..2 or beside copies read 1.59-1.75 and moved between calls (traces/h200/gemm/2026-11-25/gemm.params). "
+     "H100: the H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per "
+     "cycle per SM at 1.83 GHz)"},
     {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
      L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
      "from 8 MiB in L2, groups of 1 SM reading the same boxes in the same order: the GPU's bytes per ns, the most over "

@@ -56,13 +56,16 @@ typedef struct pipe_params {
     double l2_reuse_bytes;         /* bytes of tiles re-read in a cycle that L2 still serves (reuse capacity) */
     /* clusters of N CTAs resident at once, with 1 and with 8 CTAs per SM (a cluster sits in
      * one GPC, so fewer than SMs / N fit; past 8 CTAs per SM no more clusters fit) */
-    double clusters4_at1, clusters4_at8, clusters8_at1, clusters8_at8, clusters16_at1, clusters16_at8;
+    double clusters2_at1, clusters2_at8, clusters4_at1, clusters4_at8, clusters8_at1, clusters8_at8, clusters16_at1, clusters16_at8;
     /* issue slots a warp takes from its sub-partition (one instruction per cycle shared by
      * every warp on it): per shared-memory read instruction with its checksum fold, per
      * consume step outside reads and math, per trip of the cp.async and st.async copy
      * loops, per tensor of a producing step */
     double read_issue_cycles, step_issue_cycles, group_step_issue_cycles, ldgsts_slot_cycles, stas_slot_cycles;
     double produce_issue_cycles;
+    /* cycles of a busy sub-partition per slot of those (the generated code's integer,
+     * branch and memory instructions); an FFMA's slot costs ffma_cycles */
+    double int_issue_cycles;
     double kernel_overhead_ns;     /* a launch's time outside its CTAs: start and drain, as the kernel's timer sees it */
     double lsu_bytes_per_cycle_smsp; /* bytes a sub-partition's shared loads return to one warp per cycle */
     double ldgsts_bytes_per_ns_sm; /* cp.async and ld.global bytes one SM takes in per ns */
@@ -76,7 +79,7 @@ typedef struct pipe_params {
      * e4m3), the time from the pipe's end of a group's last instruction to its wait_group's
      * return, and the SM clock while every SM's tensor pipe is busy (the pipe's cycles run at
      * it) */
-    double wgmma_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
+    double wgmma_cycles_per_col, wgmma_copy_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
     /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
     double expect_tx_alone_ns;
     /* the GEMM producer thread's time per stage beyond its bytes at tma_bytes_per_ns_sm: one

@@ -16,17 +16,20 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
     cta_state *cs = &s->cta[c];
     cs->sm = sm;
     cs->started = 1;
-    /* A resident CTA takes the SM's lowest free slot; its warps take the SM's warp slots
-     * after those of the CTAs before it, and warp slot n runs on sub-partition n % 4, so
-     * the warps of several CTAs on one SM share the sub-partitions evenly. */
+    /* A resident CTA takes the SM's lowest free slot. Its warps run on consecutive
+     * sub-partitions from the SM's next one, which moves on by the CTA's warps and by one
+     * more when that count is a multiple of 4, so that the first warps of CTAs of 4 or 8
+     * warps do not all share one sub-partition (the warp slots that %warpid shows on an
+     * H200: tmahw calibrate --only smsp). */
     uint32_t used = s->sm_slots[sm], slot = 0;
     while (slot < 31 && (used >> slot) & 1u)
         slot++;
     s->sm_slots[sm] = used | 1u << slot;
     cs->slot = slot;
-    uint32_t per = d->producer_warps + d->consumer_warps;
+    uint32_t per = d->producer_warps + d->consumer_warps, first = s->smsp_next[sm];
     for (uint32_t k = 0; k < per; k++)
-        s->w[c * per + k].smsp = (uint8_t)((slot * per + k) % 4);
+        s->w[c * per + k].smsp = (uint8_t)((first + k) % 4);
+    s->smsp_next[sm] = (uint8_t)((first + per + (per % 4 == 0)) % 4);
     cs->warps_left = d->producer_warps + d->consumer_warps;
     mbar_event fi = {.op = MBAR_INIT, .count = d->full_count}, ei = {.op = MBAR_INIT, .count = d->empty_count};
     for (uint32_t st = 0; st < d->stages; st++) {
@@ -85,9 +88,9 @@ static uint32_t first_wave_ctas(const pipe_desc *d, const pipe_params *p, uint32
     uint32_t n = d->ctas < slots ? d->ctas : slots;
     if (d->cluster > 1) {
         uint32_t per = d->ctas_per_sm < 8 ? d->ctas_per_sm : 8;
-        double at1 = d->cluster == 2 ? sms / 2 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
+        double at1 = d->cluster == 2 ? p->clusters2_at1 : d->cluster == 4 ? p->clusters4_at1 : d->cluster == 8 ? p->clusters8_at1
                                                                                                        : p->clusters16_at1;
-        double at8 = d->cluster == 2 ? 4.0 * sms : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
+        double at8 = d->cluster == 2 ? p->clusters2_at8 : d->cluster == 4 ? p->clusters4_at8 : d->cluster == 8 ? p->clusters8_at8
                                                                                                         : p->clusters16_at8;
         uint32_t clusters = (uint32_t)(per == 1 ? at1 : per * at8 / 8.0);
         if (clusters < 1)
@@ -117,7 +120,9 @@ static void sim_free(sim *s)
     free(s->pipe_n);
     free(s->pipe_t);
     free(s->sm_slots);
+    free(s->smsp_next);
     free(s->tensor_free);
+    free(s->copies_until);
     free(s->wg_done);
 }
 
@@ -152,16 +157,18 @@ static int sim_alloc(sim *s, err_info *e)
     s->pipe_n = calloc((size_t)s->sms * 4, sizeof *s->pipe_n);
     s->pipe_t = calloc((size_t)s->sms * 4, sizeof *s->pipe_t);
     s->sm_slots = calloc(s->sms, sizeof *s->sm_slots);
+    s->smsp_next = calloc(s->sms, sizeof *s->smsp_next);
     s->gemm = d->math == PIPE_MATH_WGMMA;
     if (s->gemm) {
         s->tensor_free = calloc(s->sms, sizeof(int64_t));
+        s->copies_until = calloc(s->sms, sizeof(int64_t));
         s->wg_done = calloc((size_t)s->nw * d->stages, sizeof(int64_t));
-        if (!s->tensor_free || !s->wg_done)
+        if (!s->tensor_free || !s->copies_until || !s->wg_done)
             return err_set(e, ERR_IO, "out_of_memory", "wgmma state for %u CTAs", d->ctas);
     }
     trace_init(&s->late, TRACE_SRC_SIM);
     if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->port_free ||
-        !s->sm_slots || !s->issue_free || !s->pipe_warps || !s->pipe_n || !s->pipe_t)
+        !s->sm_slots || !s->smsp_next || !s->issue_free || !s->pipe_warps || !s->pipe_n || !s->pipe_t)
         return err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
     for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)
         s->stage_filled_since[st] = -1;

@@ -9,16 +9,23 @@
 #include "pipe_gemm.h"
 #include "pipe_sim.h"
 
-/* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` issue
- * slots of its sub-partition: the slots are served in turn among the sub-partition's
- * warps, so with many warps on it the stretch ends when its last instruction could
- * issue. Returns the end time. */
-int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
+/* A stretch of a warp's program that lasts dur_ps on its own and needs `cycles` of its
+ * sub-partition's issue: the cycles are served in turn among the sub-partition's warps,
+ * so with many warps on it the stretch ends when its last instruction could issue.
+ * Returns the end time. */
+static int64_t issue_cycles_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
 {
     int64_t *free_at = &s->issue_free[s->cta[w->cta].sm * 4 + w->smsp];
     int64_t served = (s->now > *free_at ? s->now : *free_at) + (int64_t)(cycles * s->ps_per_cycle);
     *free_at = served;
     return served > s->now + dur_ps ? served : s->now + dur_ps;
+}
+
+/* The same for `slots` instructions of the generated code outside its math block: each
+ * holds a busy sub-partition for int_issue_cycles. */
+int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double slots)
+{
+    return issue_cycles_end(s, w, dur_ps, slots * s->p->int_issue_cycles);
 }
 
 /* The trips of consumer warp `rank`'s cp.async copy loop over its share of a stage, as the
@@ -285,10 +292,11 @@ int64_t math_step_end(sim *s, warp *w)
     int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
     s->smsp_busy += pipe;
     w->math_tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
-    /* FFMA and mma.sync each take an issue slot per warp instruction */
-    double instr = d->math == PIPE_MATH_FMA ? (double)d->math_amount
-                                            : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
-    int64_t slots = issue_end(s, w, 0, instr) + w->math_tail;
+    /* an FFMA holds a busy sub-partition for ffma_cycles, an mma.sync for one cycle (its
+     * rate is the tensor pipe's) */
+    double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
+                                             : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
+    int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->math_tail;
     w->math_floor = s->now + own > slots ? s->now + own : slots;
     pipe_advance(s, q, s->now);
     uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
@@ -336,19 +344,31 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
  * the stage's instructions and the commit take an issue slot each; the SM's tensor pipe
  * runs the instructions after those of the groups before it (both warpgroups share it) at
  * the pipe's measured cycles per instruction, at the clock the SM keeps under tensor load;
- * the group completes wgmma_latency_cycles after its last instruction. The operands' shared
- * memory reads are not charged to the port: beside a copy thread writing the SM's shared
- * memory the measured rate did not change (wgmma_cycles_per_col). Returns the warp's time
- * after the issue; records the group's completion in its slot. */
+ * the group completes wgmma_latency_cycles after its last instruction. While TMA loads land
+ * in the SM's shared memory the pipe runs at its slower measured rate beside copies
+ * (wgmma_copy_cycles_per_col: the copies' writes slow the operands' reads): for the whole
+ * group while the CTA's producer has stages left to load (its loads keep landing between
+ * the groups), else for the part of the group that the loads in flight overlap. Returns the
+ * warp's time after the issue; records the group's completion in its slot. */
 int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
     uint32_t sm = s->cta[w->cta].sm, k = pipe_gemm_instrs_per_stage(d);
     double tps = 1000.0 / p->clock_tensor_ghz;
-    int64_t issued = issue_end(s, w, 0, k + 2.0);
+    int64_t issued = issue_cycles_end(s, w, 0, k + 2.0);
     int64_t start = issued > s->tensor_free[sm] ? issued : s->tensor_free[sm];
-    int64_t busy = (int64_t)(k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps);
+    double alone = k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps;
+    double slow = p->wgmma_copy_cycles_per_col > p->wgmma_cycles_per_col
+                      ? p->wgmma_copy_cycles_per_col / p->wgmma_cycles_per_col : 1.0;
+    uint32_t per = d->producer_warps + d->consumer_warps;
+    const warp *prod = &s->w[w->cta * per];
+    double beside = (double)(s->copies_until[sm] - start);   /* ps of the group with copies in flight */
+    if (beside < 0)
+        beside = 0;
+    if (prod->role == TRACE_ROLE_PRODUCER && prod->prod_j < d->iterations)
+        beside = alone * slow;
+    int64_t busy = (int64_t)(beside >= alone * slow ? alone * slow : beside + (alone - beside / slow));
     s->tensor_free[sm] = start + busy;
     s->tensor_busy += (double)busy;
     *wg_done_slot(s, w, i) = start + busy + (int64_t)(p->wgmma_latency_cycles * tps);
@@ -376,7 +396,7 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
     int64_t own = (int64_t)(bn / 4.0 * p->lsu_issue_cycles * s->ps_per_cycle);
     int64_t saved = s->now;
     s->now = t;
-    int64_t end = issue_end(s, w, own, bn / 4.0 * 3.0);   /* a cvt, its address and the store per pair of columns */
+    int64_t end = issue_cycles_end(s, w, own, bn / 4.0 * 3.0);   /* a cvt, its address and the store per pair of columns */
     s->now = saved;
     if (tma) {
         int64_t port = (int64_t)(bn * p->smem_cycles_per_wavefront * s->ps_per_cycle);

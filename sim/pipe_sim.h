@@ -152,10 +152,12 @@ typedef struct sim {
      * by iteration modulo stages */
     int gemm;
     int64_t *tensor_free, l2_free, *wg_done;
+    int64_t *copies_until;           /* per SM: the end of the TMA loads in flight into its shared memory */
     double tensor_busy, l2_busy;
     double chain_busy;               /* GEMM: the producer threads' stage chains (gemm_step_floor), all CTAs */
     uint32_t nw, nbar, sms, next_cta;
     uint32_t *sm_slots;          /* per SM: bit k set while CTA slot k holds a CTA */
+    uint8_t *smsp_next;          /* per SM: the sub-partition of the next CTA's first warp */
     double ps_per_cycle;
     double hbm_busy, tma_busy, port_busy, smsp_busy;
     double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
@@ -247,7 +249,7 @@ void group_done(sim *s, uint32_t wi);
 int barsync_arrive(sim *s, warp *w, uint32_t iter);
 
 /* pipe_cost.c */
-int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double cycles);
+int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double slots);
 int64_t copy_step_end(sim *s, const warp *w);
 int64_t stas_loop_end(sim *s, const warp *w);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers);

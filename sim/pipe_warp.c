@@ -23,7 +23,9 @@ static int next_action(const sim *s, const warp *w)
 
 /* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
  * ps: a local arrive costs arrive_ns, an arrive on a cluster peer's barrier (multicast,
- * st.async) remote_arrive_ns, its .release.cluster ordering being the expensive part. */
+ * st.async) remote_arrive_ns, its .release.cluster ordering being the expensive part. The
+ * GEMM kernel's consumer warp arrives on every CTA of its cluster in one instruction at CTA
+ * scope (hw/gemm_kernel.cuh gm_release): arrive_ns for all of them. */
 static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
 {
     const pipe_desc *d = s->d;
@@ -44,7 +46,8 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
             pipe_emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
                  target != w->cta ? TRACE_FLAG_REMOTE : 0);
             bar_op(s, target, empty_bar(s, st), &ev, w, it);
-            cost += (int64_t)((target != w->cta ? s->p->remote_arrive_ns : s->p->arrive_ns) * 1000);
+            if (!s->gemm || k == 0)
+                cost += (int64_t)((target != w->cta && !s->gemm ? s->p->remote_arrive_ns : s->p->arrive_ns) * 1000);
         }
     }
     return cost;
@@ -205,6 +208,8 @@ static int64_t produce_tma(sim *s, warp *w)
         uint32_t n = d->multicast ? d->cluster : 1;
         for (uint32_t c = 0; c < n; c++) {
             uint32_t target = d->multicast ? base + c : w->cta;
+            if (s->gemm && done > s->copies_until[s->cta[target].sm])
+                s->copies_until[s->cta[target].sm] = done;
             sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = target, .bar = (uint16_t)full_bar(s, st),
                          .bytes = slice, .iter = j, .flags = (uint8_t)(target != w->cta ? TRACE_FLAG_REMOTE : 0)};
             heap_push(&s->h, ev);

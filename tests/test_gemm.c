@@ -222,18 +222,21 @@ Test(gemm, shared_l2_reads_and_the_producer_chain_change_the_kernel_time, .timeo
     /* 8064 stages of 24 KiB, each at least gemm_step_ns + 24 KiB at the SM's TMA rate */
     double floor_ns = 8064 * (p.gemm_step_ns + 24576 / p.tma_bytes_per_ns_sm);
     cr_expect(chain.kernel_ns >= floor_ns, "%lld ns < %.0f", (long long)chain.kernel_ns, floor_ns);
-    cr_expect(free_.kernel_ns < 0.6 * chain.kernel_ns, "without the chain %lld ns, with %lld ns",
+    /* without the chain the producer's issue slots (produce_issue_cycles per tensor, at
+     * int_issue_cycles each) bind at about three quarters of the chained time */
+    cr_expect(free_.kernel_ns < 0.8 * chain.kernel_ns, "without the chain %lld ns, with %lld ns",
               (long long)free_.kernel_ns, (long long)chain.kernel_ns);
 }
 
 /* The simulator against the bundled GEMMs' kernel times on the H200 (traces/h200/gemm/
- * NAME.json, the JSON pass of `tmahw run`: median of 20 launches). The bounds are the errors
- * the model has now (README, "GEMM pipelines"), each widened to the next percent both ways: they
- * record where it stands (the target is 5%), so that a change that moves it shows here. */
+ * 2026-11-25/NAME.json, `tmahw run --format json`: median of 20 launches). The bounds are the
+ * errors the model has now (README, "GEMM pipelines"), each widened to the next percent both
+ * ways: they record where it stands (the target is 5%), so that a change that moves it shows
+ * here. */
 static double measured_ns(const char *name)
 {
     char path[256], buf[4096];
-    snprintf(path, sizeof path, "traces/h200/gemm/%s.json", name);
+    snprintf(path, sizeof path, "traces/h200/gemm/2026-11-25/%s.json", name);
     FILE *f = fopen(path, "rb");
     cr_assert(f, "%s", path);
     size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -250,10 +253,10 @@ Test(gemm, simulator_times_the_bundled_gemms_within_the_recorded_errors, .timeou
         const char *name, *kind;
         double lo, hi, tensor_lo, tensor_hi;
     } ex[] = {
-        {"gemm_bf16_8192", "compute", -0.11, -0.09, 0.90, 1.00},
-        {"gemm_bf16_4096", "compute", -0.15, -0.13, 0.90, 1.00},
-        {"gemm_e4m3_8192", "compute", -0.15, -0.13, 0.90, 1.00},
-        {"gemm_bf16_n64", "latency", 0.04, 0.06, 0.30, 0.50},
+        {"gemm_bf16_8192", "compute", -0.02, -0.01, 0.90, 1.00},
+        {"gemm_bf16_4096", "compute", -0.06, -0.05, 0.90, 1.00},
+        {"gemm_e4m3_8192", "compute", -0.07, -0.06, 0.90, 1.00},
+        {"gemm_bf16_n64", "latency", 0.03, 0.04, 0.30, 0.50},
     };
     pipe_params p;
     err_info e = {0};
@@ -277,6 +280,24 @@ Test(gemm, simulator_times_the_bundled_gemms_within_the_recorded_errors, .timeou
         cr_expect(r.math_util >= ex[i].tensor_lo && r.math_util <= ex[i].tensor_hi, "%s: tensor pipes %.2f",
                   ex[i].name, r.math_util);
     }
+}
+
+/* The tensor pipe beside copies: while the producer's loads land in the SM's shared memory
+ * the pipe runs at wgmma_copy_cycles_per_col, so the compute-bound 4096^3 GEMM takes about
+ * the ratio of the two rates longer than with the pipe's rate alone (its epilogues and its
+ * last stages, without loads, run at the rate alone). */
+Test(gemm, copies_into_shared_memory_slow_the_tensor_pipe, .timeout = 120)
+{
+    pipe_params p, alone;
+    params_defaults("h200", &p, NULL);
+    alone = p;
+    alone.wgmma_copy_cycles_per_col = p.wgmma_cycles_per_col;
+    pipe_result slow = sim_with("examples/gemm_bf16_4096.yaml", &p);
+    pipe_result fast = sim_with("examples/gemm_bf16_4096.yaml", &alone);
+    double ratio = (double)slow.kernel_ns / (double)fast.kernel_ns, rates = p.wgmma_copy_cycles_per_col / p.wgmma_cycles_per_col;
+    cr_expect(ratio > 1.0 + 0.8 * (rates - 1.0) && ratio <= rates + 1e-9, "slower by %.4f, the rates' ratio %.4f", ratio,
+              rates);
+    cr_expect_str_eq(slow.bottleneck_kind, "compute", "%s", slow.bottleneck);
 }
 
 Test(gemm, simulator_reports_the_release_bug_and_times_it, .timeout = 120)
