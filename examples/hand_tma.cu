@@ -11,8 +11,9 @@
  * writes its records after the copy is issued and the consumers after the release, and a
  * stall's record is written while the warp stalls (only its end clock after): nothing of
  * the recording but a clock read and that one store sits between a completed wait and the
- * action another warp waits for. Each warp writes at most two records per iteration and
- * lets the ring be checked once per iteration (TMASCOPE_STEP_RECORDS, TMASCOPE_FLUSH_POINT).
+ * action another warp waits for. Each warp writes at most two records per iteration, 128 in
+ * all: a ring of 256 records per warp holds them all (TMASCOPE_RING_HOLDS_ALL), so nothing
+ * checks the ring or copies it out during the loop; the warps copy their rings at the end.
  *
  *   nvcc -std=c++17 -arch=sm_90a -Ihw examples/hand_tma.cu -lcuda -o hand_tma
  *   ./hand_tma [--reps N]                          checks the sums, prints the kernel time
@@ -28,7 +29,11 @@
 #include <algorithm>
 #include <vector>
 
-#define TMASCOPE_STEP_RECORDS 2   /* a stall and the produced or consumed stage per iteration */
+/* 5 warps of at most 2 x 64 records (a stall and the produced or consumed stage per
+ * iteration): 5 rings of 256 records, 20 KB of shared memory */
+#define TMASCOPE_WARPS 5
+#define TMASCOPE_RING_EVENTS 256
+#define TMASCOPE_RING_HOLDS_ALL 1
 #include "record.cuh"
 
 constexpr int kStages = 4, kIters = 64, kCtas = 132, kConsumers = 4;
@@ -105,7 +110,6 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             TMASCOPE_MARK(t2);
             /* the copy is under way: now its record (the expect_tx and the copy in one) */
             TMASCOPE_PRODUCED(t1, t2, t2, i);
-            TMASCOPE_FLUSH_POINT();
         }
     } else {
         /* consumers: warp 1 + w the rows 32w .. 32w + 31 of each box */
@@ -148,7 +152,6 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             /* the stage is released: now its record (the read, the math and the release in
              * one) */
             TMASCOPE_CONSUMED_RELEASED(t1, t2, t3, i);
-            TMASCOPE_FLUSH_POINT();
         }
         /* the 8 lanes of a row hold its 8 column chunks */
         for (int q = 0; q < kLoads; q++) {

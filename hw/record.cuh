@@ -57,7 +57,11 @@
  *                         (default 64: 1 KB per warp)
  *   TMASCOPE_RING_HOLDS_ALL  1: the kernel never writes more than TMASCOPE_RING_EVENTS - 1
  *                         records per warp, so the per-event ring check is left out and
- *                         the ring is copied once, at the end (tmahw run's kernels)
+ *                         the ring is copied once, at the end (tmahw run's kernels where
+ *                         shared memory allows, examples/hand_tma.cu). Where shared memory
+ *                         allows, prefer it: in a bandwidth-bound kernel the checks and
+ *                         copy-outs during the loop cost more than the records
+ *                         (hw/README.md, "Where the recording costs")
  *   TMASCOPE_STEP_RECORDS N  the kernel writes at most N records between two
  *                         TMASCOPE_FLUSH_POINT()s (e.g. one per loop iteration): the ring
  *                         is checked there only, not after every record

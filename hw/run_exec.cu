@@ -194,6 +194,7 @@ const char *role_of(const pipe_desc *d, uint32_t warp)
 struct occupancy {
     int ctas_per_sm, clusters, regs;
     int local_bytes;   /* local memory per thread of the timed kernel: register spills */
+    int regs_rec, local_bytes_rec;   /* the same of the recorded variant */
 };
 
 int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupancy *o, char *msg, size_t msgsz)
@@ -211,6 +212,8 @@ int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupanc
         o->regs = std::max(o->regs, regs);
     }
     cuFuncGetAttribute(&o->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, R->norec.fn);
+    cuFuncGetAttribute(&o->regs_rec, CU_FUNC_ATTRIBUTE_NUM_REGS, R->rec.fn);
+    cuFuncGetAttribute(&o->local_bytes_rec, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, R->rec.fn);
     o->ctas_per_sm = least;
     if ((uint32_t)least != d->ctas_per_sm) {
         snprintf(msg, msgsz, "grid.ctas_per_sm = %u: the kernel fits %d CTA(s) per SM (%d registers per thread, %u "
@@ -550,12 +553,14 @@ void print_report(const run_report *r)
                "\"overhead_pct\":%.2f,\"overhead_q1_pct\":%.2f,\"overhead_q3_pct\":%.2f,\"reps\":%zu,\"loaded_gbs\":%.1f,\"d2d_gbs\":%.1f,\"bandwidth_pct\":%.1f,\"correct\":%s,"
                "\"correctness\":\"%s\",\"events\":%zu,\"overflowed_warps\":%u,\"hang\":%s%s%s,\"over_arrival\":\"%s\","
                "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
-               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"sms_used\":%u,"
+               "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"regs_rec\":%d,"
+               "\"local_bytes_rec\":%d,\"sms_used\":%u,"
                "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
                r->d->name, pipe_mode_name(r->d->mode), r->dev->name, r->k_norec, r->k_rec, r->overhead, r->ov_q1, r->ov_q3, r->n_norec, r->kbw, r->d2d,
                r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->correct_ok ? "true" : "false", r->correct, r->events, r->overflowed,
                r->hung ? "\"" : "", r->hung ? hang_text : "null", r->hung ? "\"" : "", r->arrival_finding, r->sim_text,
-               r->sim_kernel_ns, r->out_path, r->counters_path, r->occ->ctas_per_sm, r->occ->clusters, r->occ->regs, r->occ->local_bytes, r->tl->sms,
+               r->sim_kernel_ns, r->out_path, r->counters_path, r->occ->ctas_per_sm, r->occ->clusters, r->occ->regs, r->occ->local_bytes, r->occ->regs_rec,
+               r->occ->local_bytes_rec, r->tl->sms,
                r->tl->resident_max, r->tl->cta_p50_ns, r->tl->first_spread_ns);
     } else if (!strcmp(r->fmt, "csv")) {
         printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
