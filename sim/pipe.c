@@ -138,7 +138,7 @@ static int sim_alloc(sim *s, err_info *e)
     s->sms = (uint32_t)p->sm_count;
     if (s->sms < 1)
         s->sms = 1;
-    s->ps_per_cycle = 1000.0 / p->clock_ghz;
+    s->ps_per_cycle = 1000.0 / pipe_plan_clock_ghz(d, p);
     for (uint32_t t = 0; t < d->ntensors; t++) {
         s->l2_hit[t] = pipe_l2_hit(d, t, p);
         s->l2_readers[t] = d->math == PIPE_MATH_WGMMA ? pipe_gemm_readers(d, t ? WG_B : WG_A) : 1;

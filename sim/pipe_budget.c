@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "params.h"
+#include "pipe_plan.h"
 
 /* discrete events and trace events per warp and iteration, measured on the examples */
 #define SIM_EVENTS_PER_STEP 6.0
@@ -24,7 +25,7 @@ static double clock_bound_ps(const pipe_desc *d, const pipe_params *p, double st
         else if (!strcmp(t[i].unit, "B/ns") && (slowest == 0 || v < slowest))
             slowest = v;
     }
-    double ps_per_cycle = 1000.0 / p->clock_ghz;
+    double ps_per_cycle = 1000.0 / pipe_plan_clock_ghz(d, p);
     double bytes = (double)d->copy_bytes * (d->cluster ? d->cluster : 1) + (double)d->store_bytes + (double)d->read_bytes;
     double chunks = 1 + bytes / 16 + d->stages;   /* the finest copy unit is 16 bytes */
     double lsu = p->lsu_bytes_per_cycle_smsp > 0 ? (double)d->read_bytes / p->lsu_bytes_per_cycle_smsp : 0;

@@ -58,6 +58,15 @@ uint32_t pipe_plan_mma_chains(const pipe_desc *d)
     return regs >= 64u ? 4u : 2u;
 }
 
+/* The GPU lowers its clock while the tensor pipe runs: 1.805 GHz under wgmma (tmahw
+ * calibrate --only wgmma_load), and the corpus's mma.sync kernels ran at a median of
+ * 1.81 GHz (profiler cycles over the timed launch's ns) where the others ran at 1.98. */
+double pipe_plan_clock_ghz(const pipe_desc *d, const pipe_params *p)
+{
+    int tensor = d->math == PIPE_MATH_MMA || d->math == PIPE_MATH_WGMMA;
+    return tensor && p->clock_tensor_ghz > 0 ? p->clock_tensor_ghz : p->clock_ghz;
+}
+
 int pipe_plan_reads(const pipe_desc *d, pipe_plan_read **out, uint32_t *n, uint32_t *bad_instr, err_info *e)
 {
     *out = NULL;

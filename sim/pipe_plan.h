@@ -15,6 +15,7 @@
 #include "bank.h"
 #include "desc.h"
 #include "err.h"
+#include "params.h"
 #include "trace.h"
 
 #ifdef __cplusplus
@@ -60,6 +61,9 @@ uint64_t pipe_plan_mma_instructions(const pipe_desc *d);
  * tensor pipe busy; 2 where the registers ctas_per_sm resident CTAs leave each thread are
  * under 64 (four chains' accumulators would spill; that many warps keep the pipe busy). */
 uint32_t pipe_plan_mma_chains(const pipe_desc *d);
+/* The SM clock the kernel runs at: clock_tensor_ghz where its math is on the tensor pipe
+ * (mma.sync or wgmma), clock_ghz otherwise. */
+double pipe_plan_clock_ghz(const pipe_desc *d, const pipe_params *p);
 
 /* One warp instruction of the consumers' read of stage 0, with its bank score. */
 typedef struct pipe_plan_read {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "pipe.h"
+#include "pipe_plan.h"
 
 verdict_kind verdict_decide(const verdict_evidence *ev)
 {
@@ -112,7 +113,7 @@ void verdict_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel
     double pipe = warps * pipe_math_pipe_cycles(d, p);
     uint32_t per_sm_warps = d->consumer_warps * (d->ctas_per_sm ? d->ctas_per_sm : 1);
     double smsp = (double)sms * (per_sm_warps < 4 ? per_sm_warps : 4);
-    out->math_util = pipe / (t * p->clock_ghz * smsp);
+    out->math_util = pipe / (t * pipe_plan_clock_ghz(d, p) * smsp);
     out->wait_data = wait_data;
     out->busy = busy;
 }

@@ -223,8 +223,8 @@ Test(gemm, shared_l2_reads_and_the_producer_chain_change_the_kernel_time, .timeo
     double floor_ns = 8064 * (p.gemm_step_ns + 24576 / p.tma_bytes_per_ns_sm);
     cr_expect(chain.kernel_ns >= floor_ns, "%lld ns < %.0f", (long long)chain.kernel_ns, floor_ns);
     /* without the chain the producer's issue slots (produce_issue_cycles per tensor, at
-     * int_issue_cycles each) bind at about three quarters of the chained time */
-    cr_expect(free_.kernel_ns < 0.8 * chain.kernel_ns, "without the chain %lld ns, with %lld ns",
+     * int_issue_cycles each) bind at about four fifths of the chained time */
+    cr_expect(free_.kernel_ns < 0.85 * chain.kernel_ns, "without the chain %lld ns, with %lld ns",
               (long long)free_.kernel_ns, (long long)chain.kernel_ns);
 }
 

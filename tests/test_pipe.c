@@ -8,6 +8,7 @@
 #include "desc.h"
 #include "params.h"
 #include "pipe.h"
+#include "pipe_plan.h"
 
 static void load(const char *name, pipe_desc *d)
 {
@@ -275,7 +276,7 @@ Test(pipe, compute_bound_time_is_the_math)
     double per = 4096.0 / p.mma_flops_per_cycle_smsp;
     if (p.mma_latency_cycles / 4 > per)
         per = p.mma_latency_cycles / 4;
-    double math_ns = d.iterations * ((double)d.math_amount / 4096.0 * per + p.math_tail_cycles) / p.clock_ghz;
+    double math_ns = d.iterations * ((double)d.math_amount / 4096.0 * per + p.math_tail_cycles) / pipe_plan_clock_ghz(&d, &p);
     /* plus, per stage, the release arrive and the rest of the mbarrier consume step
      * (recorded: 376 ns from the math's end to the next read in the same trace) */
     double step_ns = d.iterations * (p.arrive_ns + p.consume_step_ns);
@@ -302,7 +303,7 @@ Test(pipe, warps_on_one_sub_partition_share_its_math_pipe)
     run(&d, &r, &t);
     pipe_params p;
     params_defaults("h100", &p, NULL);
-    double pipe_ns = 1048576.0 / p.mma_flops_per_cycle_smsp / p.clock_ghz;
+    double pipe_ns = 1048576.0 / p.mma_flops_per_cycle_smsp / pipe_plan_clock_ghz(&d, &p);
     int64_t start[8] = {0}, dur[8] = {0};
     int seen = 0;
     for (size_t k = 0; k < t.count; k++) {
