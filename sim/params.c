@@ -193,7 +193,7 @@ static const params_info table[] = {
      "1.69-1.71 for the e4m3 one, 1.68-1.72 for the small-N and multicast ones; the same benchmark with operands "
      "-2..2 or beside copies read 1.59-1.75 and moved between calls (traces/h200/gemm/2026-11-25/gemm.params). "
      "H100: the H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per "
-     "cycle per SM at 1.83 GHz)"},
+     "cycle per SM at 1.83 GHz). mma.sync kernels too: scripts/kernel-clock.py over the H200 corpus (profiler cycles over the timed launches' ns, kernels of 100 us or more) gives a median 1.807 GHz for the fit half's 21 mma kernels (test half 1.806, seed 2 1.825) against 1.98-1.99 for FFMA and no math; the simulator runs every tensor-pipe kernel at this clock (pipe_plan_clock_ghz)"},
     {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
      L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
      "from 8 MiB in L2, groups of 1 SM reading the same boxes in the same order: the GPU's bytes per ns, the most over "
