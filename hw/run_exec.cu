@@ -250,7 +250,6 @@ int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupanc
 struct cta_timeline {
     uint32_t sms, resident_max;
     double cta_p50_ns, first_spread_ns;
-    double rec_end_p50_ns;       /* the recording's copy-out at the CTA's end (a recorded launch's) */
 };
 
 cta_timeline timeline_of(const std::vector<uint64_t> &ctime, const std::vector<uint32_t> &sm, uint32_t ctas)
@@ -275,12 +274,6 @@ cta_timeline timeline_of(const std::vector<uint64_t> &ctime, const std::vector<u
         t.resident_max = std::max(t.resident_max, (uint32_t)std::max(run += e.second, 0));
     std::sort(dur.begin(), dur.end());
     t.cta_p50_ns = dur.empty() ? 0 : dur[dur.size() / 2];
-    std::vector<double> rec_end;
-    for (uint32_t c = 0; c < ctas; c++)
-        if (ctime[4 * (size_t)c + 2] >= ctime[4 * (size_t)c + 3])
-            rec_end.push_back((double)(ctime[4 * (size_t)c + 2] - ctime[4 * (size_t)c + 3]));
-    std::sort(rec_end.begin(), rec_end.end());
-    t.rec_end_p50_ns = rec_end.empty() ? 0 : rec_end[rec_end.size() / 2];
     uint64_t lo = UINT64_MAX, hi = 0;
     for (uint32_t c = 0; c < ctas; c++)
         if (ctime[4 * (size_t)c] < first_end) {
@@ -562,13 +555,13 @@ void print_report(const run_report *r)
                "\"sim\":\"%s\",\"sim_kernel_ns\":%lld,\"trace\":\"%s\",\"counters\":\"%s\","
                "\"ctas_per_sm_achieved\":%d,\"clusters_resident\":%d,\"regs\":%d,\"local_bytes\":%d,\"regs_rec\":%d,"
                "\"local_bytes_rec\":%d,\"sms_used\":%u,"
-               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"cta_rec_end_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
+               "\"ctas_resident_max\":%u,\"cta_ns_p50\":%.0f,\"first_wave_spread_ns\":%.0f}\n",
                r->d->name, pipe_mode_name(r->d->mode), r->dev->name, r->k_norec, r->k_rec, r->overhead, r->ov_q1, r->ov_q3, r->n_norec, r->kbw, r->d2d,
                r->d2d > 0 ? 100 * r->kbw / r->d2d : 0, r->correct_ok ? "true" : "false", r->correct, r->events, r->overflowed,
                r->hung ? "\"" : "", r->hung ? hang_text : "null", r->hung ? "\"" : "", r->arrival_finding, r->sim_text,
                r->sim_kernel_ns, r->out_path, r->counters_path, r->occ->ctas_per_sm, r->occ->clusters, r->occ->regs, r->occ->local_bytes, r->occ->regs_rec,
                r->occ->local_bytes_rec, r->tl->sms,
-               r->tl->resident_max, r->tl->cta_p50_ns, r->tl->rec_end_p50_ns, r->tl->first_spread_ns);
+               r->tl->resident_max, r->tl->cta_p50_ns, r->tl->first_spread_ns);
     } else if (!strcmp(r->fmt, "csv")) {
         printf("example,mode,kernel_ns,kernel_rec_ns,overhead_pct,loaded_gbs,d2d_gbs,bandwidth_pct,correct,events,"
                "overflowed_warps,hang,sim\n");

@@ -778,12 +778,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #pragma unroll
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
-#if TMAHW_RECORD
-    /* when every warp is done with the pipeline: the recording's own end (the rings'
-     * copy-out below) is the CTA's end less this */
-    __syncthreads();
-    u64 rec_end_from = gtimer();
-#endif
     TMASCOPE_END();   /* the rest of each ring, the counts, the CTA's clock pairs */
     if (lane == 0) {
         p.sums[gw] = sum;
@@ -795,10 +789,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #endif
     if (threadIdx.x == 0) {
         p.cta_time[4 * cta + 2] = gtimer();
-#if TMAHW_RECORD
-        p.cta_time[4 * cta + 3] = rec_end_from;
-#else
         p.cta_time[4 * cta + 3] = clk();
-#endif
     }
 }
