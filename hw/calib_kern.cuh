@@ -355,18 +355,18 @@ __device__ __forceinline__ void ck_iop(int op, u32 &a, u32 b, u32 m)
     else
         asm volatile("shl.b32 %0, %0, %1;" : "+r"(a) : "r"(b));
 }
+/* n trips of 32 ops of mix MIX on 8 chains per warp (ck_iop's numbering per chain);
+ * returns the clocks at the start and after the result is stored. */
 template <int MIX>
-__global__ void ck_int(int n, u32 m, u64 *out, u32 *sink)
+__device__ __forceinline__ void ck_int_trips(int n, u32 m, u32 *sink, u64 *t0, u64 *t1)
 {
-    /* each mix's op per chain (ck_iop's numbering) */
     const int ops[5][8] = {{0, 0, 0, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2},
                            {0, 1, 0, 1, 0, 1, 0, 1}, {0, 3, 1, 2, 0, 4, 2, 5}};
-    const u32 lane = threadIdx.x & 31;
     u32 a[8];
 #pragma unroll
     for (int q = 0; q < 8; q++)
-        a[q] = lane + q;
-    u64 t0 = ck_clk();
+        a[q] = (threadIdx.x & 31) + q;
+    *t0 = ck_clk();
     for (int i = 0; i < n; i++) {
 #pragma unroll
         for (int r = 0; r < 4; r++)
@@ -374,18 +374,25 @@ __global__ void ck_int(int n, u32 m, u64 *out, u32 *sink)
             for (int q = 0; q < 8; q++)
                 ck_iop(ops[MIX][q], a[q], a[(q + 1) & 7], m);
     }
-    u64 t1 = ck_clk_after(a[0] ^ a[1] ^ a[2] ^ a[3] ^ a[4] ^ a[5] ^ a[6] ^ a[7], sink + 1 + (threadIdx.x & 7));
-    if (lane == 0) {
+    *t1 = ck_clk_after(a[0] ^ a[1] ^ a[2] ^ a[3] ^ a[4] ^ a[5] ^ a[6] ^ a[7], sink + 1 + (threadIdx.x & 7));
+}
+
+template <int MIX>
+__global__ void ck_int(int n, u32 m, u64 *out, u32 *sink)
+{
+    u64 t0, t1;
+    ck_int_trips<MIX>(n, m, sink, &t0, &t1);
+    if ((threadIdx.x & 31) == 0) {
         out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
         out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
     }
 }
 
 /* Which sub-partition each warp of a CTA runs on: every warp writes %warpid (its warp slot
- * on the SM; slot n issues from sub-partition n % 4) and %smid; warp `busy` of each CTA then
- * runs n trips of 32 mad.lo on 8 chains while the others exit (busy < 0: every warp runs
- * them, so that the CTAs stay resident together), so that the
- * span shows whether the busy warps of the SM's CTAs share one sub-partition or all four. */
+ * on the SM; slot n issues from sub-partition n % 4) and %smid. Warp `busy` of each CTA
+ * then runs n trips of 32 mad.lo on 8 chains while the others exit: its span shows whether
+ * the busy warps of the SM's CTAs share one sub-partition. busy < 0: every warp runs them,
+ * so that the CTAs stay resident together. */
 __global__ void ck_smsp(int n, int busy, u32 m, u64 *out, u32 *sink)
 {
     const u32 lane = threadIdx.x & 31, wi = threadIdx.x >> 5;
@@ -399,19 +406,8 @@ __global__ void ck_smsp(int n, int busy, u32 m, u64 *out, u32 *sink)
     }
     if (busy >= 0 && (int)wi != busy)
         return;
-    u32 a[8];
-#pragma unroll
-    for (int q = 0; q < 8; q++)
-        a[q] = lane + q;
-    u64 t0 = ck_clk();
-    for (int i = 0; i < n; i++) {
-#pragma unroll
-        for (int r = 0; r < 4; r++)
-#pragma unroll
-            for (int q = 0; q < 8; q++)
-                ck_iop(0, a[q], a[(q + 1) & 7], m);
-    }
-    u64 t1 = ck_clk_after(a[0] ^ a[1] ^ a[2] ^ a[3] ^ a[4] ^ a[5] ^ a[6] ^ a[7], sink + 1 + (threadIdx.x & 7));
+    u64 t0, t1;
+    ck_int_trips<0>(n, m, sink, &t0, &t1);
     if (lane == 0) {
         o[0] = t0;
         o[1] = t1;
