@@ -355,10 +355,9 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
     uint32_t sm = s->cta[w->cta].sm, k = pipe_gemm_instrs_per_stage(d);
-    double tps = 1000.0 / p->clock_tensor_ghz;
     int64_t issued = issue_cycles_end(s, w, 0, k + 2.0);
     int64_t start = issued > s->tensor_free[sm] ? issued : s->tensor_free[sm];
-    double alone = k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * tps;
+    double alone = k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * s->ps_per_cycle;
     double slow = p->wgmma_copy_cycles_per_col > p->wgmma_cycles_per_col
                       ? p->wgmma_copy_cycles_per_col / p->wgmma_cycles_per_col : 1.0;
     uint32_t per = d->producer_warps + d->consumer_warps;
@@ -371,7 +370,7 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
     int64_t busy = (int64_t)(beside >= alone * slow ? alone * slow : beside + (alone - beside / slow));
     s->tensor_free[sm] = start + busy;
     s->tensor_busy += (double)busy;
-    *wg_done_slot(s, w, i) = start + busy + (int64_t)(p->wgmma_latency_cycles * tps);
+    *wg_done_slot(s, w, i) = start + busy + (int64_t)(p->wgmma_latency_cycles * s->ps_per_cycle);
     return issued;
 }
 
