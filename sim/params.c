@@ -14,6 +14,10 @@
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
 #define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
 #define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
+/* the l2share sweep's rates by SMs reading the same boxes: "groups of G SM(s)" */
+#define L2SHARE_GROUPS(g) L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, " \
+    "128B swizzle) in flight from 8 MiB in L2, groups of " g " reading the same boxes in the same order: the GPU's "    \
+    "bytes per ns, the most over the box sizes ("
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -195,29 +199,17 @@ static const params_info table[] = {
      "H100: the H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per "
      "cycle per SM at 1.83 GHz). mma.sync kernels too: scripts/kernel-clock.py over the H200 corpus (profiler cycles over the timed launches' ns, kernels of 100 us or more) gives a median 1.807 GHz for the fit half's 21 mma kernels (test half 1.806, seed 2 1.825) against 1.98-1.99 for FFMA and no math; the simulator runs every tensor-pipe kernel at this clock (pipe_plan_clock_ghz)"},
     {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
-     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
-     "from 8 MiB in L2, groups of 1 SM reading the same boxes in the same order: the GPU's bytes per ns, the most over "
-     "the box sizes (8 KiB 9186, 16 KiB 9205, 32 KiB 9678; 16 KiB boxes with 64 / 192 KiB in flight per SM: 9226 / 9154, and one issuing thread per SM: 6678 whatever is in flight: L2's own limit). H100: the H200's value (not measured on an H100)"},
+     L2SHARE_GROUPS("1 SM") "8 KiB 9186, 16 KiB 9205, 32 KiB 9678; 16 KiB boxes with 64 / 192 KiB in flight per SM: 9226 / 9154, and one issuing thread per SM: 6678 whatever is in flight: L2's own limit). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g2_bytes_per_ns", P(l2_share_bytes_per_ns[1]), 16624, "B/ns",
-     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
-     "from 8 MiB in L2, groups of 2 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
-     "the box sizes (8 KiB 12987, 16 KiB 16620, 32 KiB 16624). H100: the H200's value (not measured on an H100)"},
+     L2SHARE_GROUPS("2 SMs") "8 KiB 12987, 16 KiB 16620, 32 KiB 16624). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g4_bytes_per_ns", P(l2_share_bytes_per_ns[2]), 19060, "B/ns",
-     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
-     "from 8 MiB in L2, groups of 4 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
-     "the box sizes (8 KiB 12984, 16 KiB 19060, 32 KiB 16975). H100: the H200's value (not measured on an H100)"},
+     L2SHARE_GROUPS("4 SMs") "8 KiB 12984, 16 KiB 19060, 32 KiB 16975). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g8_bytes_per_ns", P(l2_share_bytes_per_ns[3]), 19522, "B/ns",
-     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
-     "from 8 MiB in L2, groups of 8 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
-     "the box sizes (8 KiB 12977, 16 KiB 19522, 32 KiB 17220; 16 KiB boxes with 64 / 128 / 192 KiB in flight per SM: 12286 / 19773 / 24620, the last the SMs' own TMA rate: from 4 readers on the bytes in flight bind, not L2). H100: the H200's value (not measured on an H100)"},
+     L2SHARE_GROUPS("8 SMs") "8 KiB 12977, 16 KiB 19522, 32 KiB 17220; 16 KiB boxes with 64 / 128 / 192 KiB in flight per SM: 12286 / 19773 / 24620, the last the SMs' own TMA rate: from 4 readers on the bytes in flight bind, not L2). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g16_bytes_per_ns", P(l2_share_bytes_per_ns[4]), 19348, "B/ns",
-     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
-     "from 8 MiB in L2, groups of 16 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
-     "the box sizes (8 KiB 12977, 16 KiB 19348, 32 KiB 17215; 192 KiB in flight: 24403). H100: the H200's value (not measured on an H100)"},
+     L2SHARE_GROUPS("16 SMs") "8 KiB 12977, 16 KiB 19348, 32 KiB 17215; 192 KiB in flight: 24403). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g32_bytes_per_ns", P(l2_share_bytes_per_ns[5]), 19478, "B/ns",
-     L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, 128B swizzle) in flight "
-     "from 8 MiB in L2, groups of 32 SMs reading the same boxes in the same order: the GPU's bytes per ns, the most over "
-     "the box sizes (8 KiB 12979, 16 KiB 19478, 32 KiB 17164; all 132 SMs reading the same boxes: 20646). H100: the H200's value (not measured on an H100)"},
+     L2SHARE_GROUPS("32 SMs") "8 KiB 12979, 16 KiB 19478, 32 KiB 17164; all 132 SMs reading the same boxes: 20646). H100: the H200's value (not measured on an H100)"},
     {"gemm_step_ns", P(gemm_step_ns), 209, "ns",
      L2SHARE "the GEMM's loads without its math (one thread per SM, stages of a 16 KiB A box shared by every 8th CTA "
      "and a 32 KiB B box shared by 8 consecutive CTAs, 24 MiB in L2): 14670 B/ns with 2, 3 or 4 stages in flight, "
