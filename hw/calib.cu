@@ -407,11 +407,12 @@ int b_tma_fill(ctx &c, void *big)
 }
 
 /* Each CTA's span, first warp start to last warp end on its SM's clock (out: t0, t1 per
- * warp at (cta x 32 + warp) x 2), for `warps` warps per CTA. */
-std::vector<double> cta_spans(const ctx &c, int warps)
+ * warp at (cta x 32 + warp) x 2), for `warps` warps per CTA and the first `ctas` CTAs (0:
+ * one per SM). */
+std::vector<double> cta_spans(const ctx &c, int warps, int ctas = 0)
 {
     std::vector<double> s;
-    for (int b = 0; b < c.sms; b++) {
+    for (int b = 0; b < (ctas ? ctas : c.sms); b++) {
         u64 t0 = ~0ull, t1 = 0;
         for (int w = 0; w < warps; w++) {
             t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
@@ -664,16 +665,7 @@ int b_issue(ctx &c)
             ks[k]<<<c.sms * ctas, threads>>>(n, 0x9e3779b1u, c.dout, c.dsink);
             if (fetch(c, 64 * (size_t)c.sms * ctas))
                 return -1;
-            std::vector<double> s;
-            for (int b = 0; b < c.sms * ctas; b++) {
-                u64 t0 = ~0ull, t1 = 0;
-                for (int w = 0; w < threads / 32; w++) {
-                    t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
-                    t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
-                }
-                s.push_back((double)(t1 - t0));
-            }
-            cyc[k][i] = quantile(s, 0.5) / (32.0 * n * per[i]);
+            cyc[k][i] = quantile(cta_spans(c, threads / 32, c.sms * ctas), 0.5) / (32.0 * n * per[i]);
         }
     for (int k = 0; k < 5; k++) {
         std::string pts;
