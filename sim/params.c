@@ -18,6 +18,7 @@
 #define L2SHARE_GROUPS(g) L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, " \
     "128B swizzle) in flight from 8 MiB in L2, groups of " g " reading the same boxes in the same order: the GPU's "    \
     "bytes per ns, the most over the box sizes ("
+#define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -40,10 +41,10 @@ static const params_info table[] = {
      H100_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: intercept of issue-to-full-barrier time over bytes (4 KiB: 185 ns)"},
     {"dsmem_latency_ns", P(dsmem_latency_ns), 419, "ns",
      H100_CAL "cluster: ping-pong of mbarrier.arrive.release.cluster between the lanes 0 of a cluster of 2 (one hand-off 444 ns) less wake_ns: a remote arrive reaching the peer"},
-    {"tma_issue_ns", P(tma_issue_ns), 360, "ns",
-     "measured: traces/h100/pipelines/, the producer's first to second tma_issue of a stage (two tensors): "
-     "median 357 ns ws4_tma, 359 splitk_reduce, 366 compute_bound, 377 cluster2_multicast: warp time per "
-     "cp.async.bulk.tensor as the generated kernel issues it (tensor map passed as a __grid_constant__ parameter). The same per-copy time shows without the generated loop: tmahw calibrate's tma_fill (traces/h100/calibration) has one thread's TMA loads complete one box per 275 ns whatever the box (2-32 KiB) and however many are in flight, and 1, 2, 4, 8 issuing warps of one SM divide it"},
+    {"tma_issue_ns", P(tma_issue_ns), 397, "ns",
+     PRODUCER_STEPS "one copy to the next copy of the stage (cp.async.bulk.tensor and the next tensor's "
+     "coordinates): 397 [329..416, n 7 kernels] (test half 384; the H100's examples, traces/h100/pipelines/: "
+     "357-377; the H200's: 370-378)"},
     {"arrive_ns", P(arrive_ns), 6.73, "ns",
      H100_CAL "mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
@@ -97,10 +98,20 @@ static const params_info table[] = {
      "measured: traces/h100/pipelines/double_buffer.tmt math 170 ns for 256 FFMA (129 ns at 1 per cycle) and "
      "cpasync_multistage.tmt 300 ns for 512 (259 ns): +41 ns = 80 cycles per block, the generated kernel's sum "
      "of its 8 accumulators and __shfl_sync before the release"},
-    {"expect_tx_ns", P(expect_tx_ns), 215, "ns",
-     "measured: traces/h100/pipelines/, the producer's expect_tx to its first tma_issue of the stage: median "
-     "198-232 ns over consumer_swizzle_128b, double_buffer, memory_bound, streaming, ws4_tma, splitk_reduce, "
-     "compute_bound (215 memory_bound) (the instruction alone: 4.0 ns in tmahw calibrate's mbarrier benchmark, so the rest is the generated producer's work before its first copy)"},
+    {"expect_tx_ns", P(expect_tx_ns), 218, "ns",
+     PRODUCER_STEPS "the expect_tx to the first copy (the instruction alone: 4.0 ns in tmahw calibrate's "
+     "mbarrier benchmark; the rest is the first tensor's coordinates): 218 [204..801, n 16 kernels] (test half "
+     "227; the H100's examples, traces/h100/pipelines/: 198-232)"},
+    {"produce_tail_ns", P(produce_tail_ns), 296, "ns",
+     PRODUCER_STEPS "the last copy to the next stage's expect_tx, in steps whose stage the consumers had "
+     "released before that copy (the copy, the event's record, the loop, the probe of the free empty barrier): "
+     "296 [269..363, n 12 kernels] (test half 300; multicast producers 271, n 1, test half 275, n 2)"},
+    {"mcast_expect_tx_ns", P(mcast_expect_tx_ns), 142, "ns",
+     PRODUCER_STEPS "expect_tx_ns of the producers whose copies are .multicast::cluster (their rank's slice): "
+     "142 [139..178, n 5 kernels] (test half 152; the H200's cluster2_multicast example: 153)"},
+    {"mcast_tma_issue_ns", P(mcast_tma_issue_ns), 233, "ns",
+     PRODUCER_STEPS "tma_issue_ns of the same: 233 [220..259, n 3 kernels] (test half 236; the H200's "
+     "cluster2_multicast example: 238)"},
     {"remote_arrive_ns", P(remote_arrive_ns), 348, "ns",
      H100_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
     {"consume_step_ns", P(consume_step_ns), 343, "ns",

@@ -28,7 +28,7 @@ typedef struct pipe_params {
     double hbm_latency_ns;         /* TMA load issue -> complete_tx, data from DRAM, idle machine */
     double l2_latency_ns;          /* same, data in L2 */
     double dsmem_latency_ns;       /* st.async / remote arrive into a cluster peer */
-    double tma_issue_ns;           /* warp time to issue one cp.async.bulk.tensor */
+    double tma_issue_ns;           /* generated TMA producer: one copy to the next of its stage */
     double arrive_ns;              /* warp time of an mbarrier arrive (local) */
     double wake_ns;                /* phase completion -> a blocked try_wait returns */
     double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
@@ -49,7 +49,10 @@ typedef struct pipe_params {
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
     double math_tail_cycles;       /* per math block: the accumulators' sum and shuffle before the release */
     double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
-    double expect_tx_ns;           /* producer warp time of its arrive.expect_tx on the local full barrier */
+    double expect_tx_ns;           /* generated TMA producer: its arrive.expect_tx to its stage's first copy */
+    double produce_tail_ns;        /* generated TMA producer: its last copy to the next stage's expect_tx */
+    double mcast_expect_tx_ns;     /* expect_tx_ns of a producer whose copies are .multicast::cluster */
+    double mcast_tma_issue_ns;     /* tma_issue_ns of the same */
     double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
     /* the consumer step, measured in traces/h100/pipelines */
     double consume_step_ns;        /* mbarrier consume step outside read, math and arrives: loop + next full probe */

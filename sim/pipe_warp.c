@@ -191,14 +191,17 @@ static int64_t produce_tma(sim *s, warp *w)
               TRACE_FLAG_FULL_BARRIER);
     bar_op(s, w->cta, full_bar(s, st), &ex, w, j);
     /* The GEMM producer (hw/gemm_kernel.cuh) is one thread's tight loop: its expect_tx and
-     * its copies cost their issue; the generated pipeline producer's measured times to and
-     * between its copies (expect_tx_ns, tma_issue_ns) belong to that kernel's loop. */
-    int64_t cost = (int64_t)((s->gemm ? p->expect_tx_alone_ns : p->expect_tx_ns) * 1000);
+     * its copies cost their issue. The generated pipeline producer's measured times to its
+     * first copy, between its copies and from its last copy to its next step belong to that
+     * kernel's loop (a multicast producer's to its own). */
+    double to_first = s->gemm ? p->expect_tx_alone_ns : d->multicast ? p->mcast_expect_tx_ns : p->expect_tx_ns;
+    double between = s->gemm ? 0 : d->multicast ? p->mcast_tma_issue_ns : p->tma_issue_ns;
+    int64_t cost = (int64_t)(to_first * 1000);
     int64_t after = gemm_step_floor(s, w);
     for (uint32_t t = 0; t < d->ntensors; t++) {
         uint32_t bytes = d->tensors[t].tx_bytes;
         uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
-        cost += s->gemm ? 0 : (int64_t)(p->tma_issue_ns * 1000);
+        cost += t ? (int64_t)(between * 1000) : 0;
         int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1, s->l2_readers[t]);
         if (done < after)
             done = after;
@@ -216,7 +219,7 @@ static int64_t produce_tma(sim *s, warp *w)
             heap_push(&s->h, ev);
         }
     }
-    return cost;
+    return cost + (s->gemm ? 0 : (int64_t)(p->produce_tail_ns * 1000));
 }
 
 /* The st.async copy loop (hw/run_kernel.cuh MODE 3): 16 bytes per lane and trip, each trip
