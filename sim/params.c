@@ -98,6 +98,13 @@ static const params_info table[] = {
      "measured: traces/h100/pipelines/double_buffer.tmt math 170 ns for 256 FFMA (129 ns at 1 per cycle) and "
      "cpasync_multistage.tmt 300 ns for 512 (259 ns): +41 ns = 80 cycles per block, the generated kernel's sum "
      "of its 8 accumulators and __shfl_sync before the release"},
+    {"read_tail_cycles", P(read_tail_cycles), 47, "cycles",
+     "measured: the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; "
+     "commit 6bd87af), the 20 descriptions at one CTA per SM and one warp per sub-partition whose consumers read: "
+     "each kernel's median smem_read span less the modelled span of its loads (issue, port, smem_latency_cycles), "
+     "median 23.5 ns = 47 cycles (test half 26 ns, n 14), whatever the repeat (1-4): the generated read's end "
+     "after its last load (hw/run_kernel.cuh: the fold of the loaded words, __shfl_sync and the branch on it "
+     "that keeps the math after the read)"},
     {"expect_tx_ns", P(expect_tx_ns), 218, "ns",
      PRODUCER_STEPS "the expect_tx to the first copy (the instruction alone: 4.0 ns in tmahw calibrate's "
      "mbarrier benchmark; the rest is the first tensor's coordinates): 218 [204..801, n 16 kernels] (test half "

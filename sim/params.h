@@ -48,6 +48,7 @@ typedef struct pipe_params {
     /* calibrated against traces/h100/pipelines */
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
     double math_tail_cycles;       /* per math block: the accumulators' sum and shuffle before the release */
+    double read_tail_cycles;       /* per stage's read: the loads' fold, shuffle and branch after the last load */
     double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
     double expect_tx_ns;           /* generated TMA producer: its arrive.expect_tx to its stage's first copy */
     double produce_tail_ns;        /* generated TMA producer: its last copy to the next stage's expect_tx */

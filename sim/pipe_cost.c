@@ -233,7 +233,7 @@ int64_t read_step_end(sim *s, const warp *w)
     s->port_free[sm] = served;
     s->port_busy += (double)port;
     int64_t own = issue_end(s, w, issue, d->read_instructions * p->read_issue_cycles);
-    return (served > own ? served : own) + (int64_t)(p->smem_latency_cycles * s->ps_per_cycle);
+    return (served > own ? served : own) + (int64_t)((p->smem_latency_cycles + p->read_tail_cycles) * s->ps_per_cycle);
 }
 
 /* The sub-partition's math pipe shared by the warps whose math is on it: each of n warps
