@@ -7,7 +7,11 @@
 # L counts only the steps whose stage the consumers had released (their last release of its
 # previous use) before the producer's last copy: the producer did not wait for them. Each
 # interval is the median of its kernel's steps (kernels with at least 4 such steps);
-# the figures are medians over kernels, apart for multicast copies (whose producer computes its
+# and, in the steps where it waited (the consumers' last release of the stage's previous use
+# came after its last copy), from that release to its expect_tx (R: the hand-off, the end of
+# its wait, the loop; descriptions at any CTAs per SM, non-multicast only, as a multicast
+# producer waits for its cluster's releases, which other CTAs record). The figures are
+# medians over kernels, apart for multicast copies (whose producer computes its
 # slice and issues .multicast::cluster). Prints the parameters sim/params.c takes from it.
 #   python3 scripts/producer-steps.py [fit|test|all] [TMASIM] [DIR...]
 import os
@@ -33,7 +37,7 @@ def steps(ev, stages):
         elif e.get('name') == 'release':
             k = (a['cta'], a['iteration'])
             freed[k] = max(freed.get(k, 0), a['t_ns'])
-    E, I, L = [], [], []
+    E, I, L, R = [], [], [], []
     for (cta, _), es in per.items():
         es.sort()
         for (t0, k0, j0), (t1, k1, j1) in zip(es, es[1:]):
@@ -45,19 +49,26 @@ def steps(ev, stages):
                 prev = (cta, j1 - stages)
                 if j1 >= stages and prev in freed and freed[prev] <= t0:
                     L.append(t1 - t0)
-    return E, I, L
+                elif j1 >= stages and prev in freed:
+                    R.append(t1 - freed[prev])
+    return E, I, L, R
 
 
 got = {False: ([], [], []), True: ([], [], [])}
+resume = []
 for name, d in descriptions(dirs):
     tmt = os.path.join(d, name + '.tmt')
     if (half != 'all' and split_of(name) != half) or not os.path.exists(tmt):
         continue
     text = open(os.path.join(d, name + '.yaml')).read()
-    if field(text, r'^mode:\s*(\S+)', str) != 'warp_specialized' or field(text, r'ctas_per_sm:\s*(\d+)') != 1:
+    if field(text, r'^mode:\s*(\S+)', str) != 'warp_specialized':
         continue
     mcast = field(text, r'multicast:\s*(\w+)', str, 'false') == 'true'
-    E, I, L = steps(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')), field(text, r'^stages:\s*(\d+)'))
+    E, I, L, R = steps(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')), field(text, r'^stages:\s*(\d+)'))
+    if len(R) >= 4 and not mcast:
+        resume.append(pct(R, 50))
+    if field(text, r'ctas_per_sm:\s*(\d+)') != 1:
+        continue
     out = got[mcast]
     if E:
         out[0].append(pct(E, 50))
@@ -82,3 +93,4 @@ for mc, pre in ((False, ''), (True, 'mcast_')):
     line(pre + 'expect_tx_ns', E, 'expect_tx to the first copy')
     line(pre + 'tma_issue_ns', I, 'copy to the next copy of the stage')
     line(pre + 'produce_tail_ns', L, 'last copy to the next expect_tx, unblocked')
+line('produce_resume_ns (+wake)', resume, 'the release it waited for to its next expect_tx')

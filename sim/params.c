@@ -113,6 +113,11 @@ static const params_info table[] = {
      PRODUCER_STEPS "the last copy to the next stage's expect_tx, in steps whose stage the consumers had "
      "released before that copy (the copy, the event's record, the loop, the probe of the free empty barrier): "
      "296 [269..363, n 12 kernels] (test half 300; multicast producers 271, n 1, test half 275, n 2)"},
+    {"produce_resume_ns", P(produce_resume_ns), 131, "ns",
+     PRODUCER_STEPS "in the steps where the producer waited (the consumers' last release of the stage's "
+     "previous use came after its last copy), that release to its expect_tx: 161 [123..251, n 9 kernels at "
+     "any CTAs per SM, non-multicast] (test half 166, n 11), less the hand-off itself (wake_ns, 29.85): the end "
+     "of its wait and its loop before the expect_tx"},
     {"mcast_expect_tx_ns", P(mcast_expect_tx_ns), 142, "ns",
      PRODUCER_STEPS "expect_tx_ns of the producers whose copies are .multicast::cluster (their rank's slice): "
      "142 [139..178, n 5 kernels] (test half 152; the H200's cluster2_multicast example: 153)"},

@@ -102,6 +102,16 @@ static void account_wait(sim *s, warp *w, int64_t end)
     close_wait_span(s, w, end, 0);
 }
 
+/* What a warp does between its blocked wait's return and its next step: the generated TMA
+ * producer's end of the wait and its loop before the next expect_tx (the GEMM producer is
+ * one thread's tight loop, its wake is all). */
+static int64_t resume_after_wait(const sim *s, const warp *w)
+{
+    if (w->is_consumer || s->gemm || s->d->mode != PIPE_WARP_SPECIALIZED)
+        return 0;
+    return (int64_t)(s->p->produce_resume_ns * 1000);
+}
+
 static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
 {
     uint64_t *mask = &s->waiters[(size_t)cta * s->nbar + b];
@@ -120,7 +130,7 @@ static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
             w->blocked = 0;
             int64_t t = s->now + (int64_t)(s->p->wake_ns * 1000);
             account_wait(s, w, t);
-            schedule_warp(s, wi, t);
+            schedule_warp(s, wi, t + resume_after_wait(s, w));
         }
     }
 }

@@ -44,8 +44,8 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        cr_expect_leq(med, g ? 10.6 : 11.5, "median |error| of the test half");
-        cr_expect_leq(max, g ? 49.2 : 57.7, "largest |error| of the test half");
+        cr_expect_leq(med, g ? 8.3 : 10.3, "median |error| of the test half");
+        cr_expect_leq(max, g ? 49.2 : 57.4, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 82.0 : 79.0, "verdict agreement with the recorded evidence");
     }
     done(&r);
@@ -59,9 +59,11 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), 8.7);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 50.9 : 40.7);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 83.0 : 91.0);
+        /* corpus_0002_0083 and _0037 (one stage, 12 and more CTAs per SM) are faster in the
+         * model since the producer's step is measured, not the H100 examples' */
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 8.2 : 8.7);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.1 : 40.7);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.0 : 88.0);
     }
     done(&r);
 }
@@ -72,10 +74,10 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 13);
     /* recorded again with the generator of commit fbb0976 (read addresses as bases plus
-     * constants, copy sources from per-stage tile bases): full_grid is the worst at -12.6%,
-     * cluster2_multicast -9.7% since mma kernels run at the tensor clock */
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 6.0);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 12.7);
+     * constants, copy sources from per-stage tile bases): stasync_cluster is the worst at
+     * +11.9%, full_grid -11.8%, cluster2_multicast -9.0% */
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.2);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 12.0);
     done(&r);
 }
 
