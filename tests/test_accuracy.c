@@ -46,7 +46,7 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
         cr_expect_leq(med, g ? 8.3 : 10.3, "median |error| of the test half");
         cr_expect_leq(max, g ? 49.2 : 57.4, "largest |error| of the test half");
-        cr_expect_geq(agree, g ? 82.0 : 79.0, "verdict agreement with the recorded evidence");
+        cr_expect_geq(agree, g ? 81.5 : 79.0, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -63,7 +63,7 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * model since the producer's step is measured, not the H100 examples' */
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 8.2 : 8.7);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.1 : 40.7);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.0 : 88.0);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 85.5 : 88.0);
     }
     done(&r);
 }

@@ -333,6 +333,7 @@ Test(pipe, more_stages_help_until_the_bottleneck_moves)
                       "consumer:\n  math: {kind: mma, amount: 1048576}\n";
     int64_t t[5];
     const char *kind[5];
+    double wait_share = 0;
     unsigned stages[5] = {1, 2, 3, 4, 8};
     for (int k = 0; k < 5; k++) {
         char text[512];
@@ -343,12 +344,17 @@ Test(pipe, more_stages_help_until_the_bottleneck_moves)
         run(&d, &r, NULL);
         t[k] = r.kernel_ns;
         kind[k] = r.bottleneck_kind;
+        if (k == 0)
+            wait_share = r.role[1].wait_full_ns / r.role[1].life_ns;
     }
     cr_assert_lt(t[1], t[0] * 0.8, "2 stages %lld vs 1 stage %lld", (long long)t[1], (long long)t[0]);
     for (int k = 1; k < 5; k++)
         cr_assert_leq(t[k], t[k - 1] + t[k - 1] / 100, "stages %u: %lld > %lld", stages[k], (long long)t[k],
                       (long long)t[k - 1]);
-    cr_assert_str_eq(kind[0], "latency");
+    /* one stage: the consumers wait for each copy (its latency and the producer's step before
+     * it, about half and half here, so the verdict sits at the latency / synchronization line) */
+    cr_assert_geq(wait_share, 0.25, "consumers' share waiting for data at one stage: %.2f", wait_share);
+    cr_assert(!strcmp(kind[0], "latency") || !strcmp(kind[0], "synchronization"), "one stage: %s", kind[0]);
     cr_assert_str_eq(kind[4], "compute");
     /* once compute-bound, doubling the stages gains (almost) nothing */
     cr_assert_gt(t[4], t[3] * 0.97, "8 stages %lld vs 4 stages %lld", (long long)t[4], (long long)t[3]);
