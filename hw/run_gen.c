@@ -193,15 +193,15 @@ static uint32_t ring_slack(const run_gen_info *g, uint32_t ring)
 /* The most records a warp of the generated kernel writes per iteration (run_kernel.cuh): a
  * producer's wait and its stage's record (st.async: the expect_tx and the copies' flight
  * apart); a consumer's wait, its consumed stage, a store and a release per cluster rank
- * (every iteration is released once, in the loop or after it); with commit groups two
- * waits, the issue and the consumed stage. Where the same warps copy and consume
- * (multistage's copier, cp.async) a warp writes both. */
+ * (every iteration is released once, in the loop or after it); with commit groups the
+ * step (its waits and issue, one record), a prologue issue and the consumed stage. Where
+ * the same warps copy and consume (multistage's copier, cp.async) a warp writes both. */
 static uint32_t records_per_iteration(const pipe_desc *d)
 {
     const uint32_t store = d->store_every ? 1u : 0u;
     const uint32_t rel = d->never_release ? 0u : d->multicast ? d->cluster : 1u;
-    if (d->cpasync_groups)
-        return 4u + store;
+    if (d->cpasync_groups)   /* the prologue's issues are at most one per iteration too */
+        return 3u + store;
     const uint32_t prod = d->mode == PIPE_STASYNC ? 3u : 2u, cons = 2u + store + rel;
     if (pipe_desc_has_producer(d))
         return prod > cons ? prod : cons;
