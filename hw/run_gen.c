@@ -190,13 +190,31 @@ static uint32_t ring_slack(const run_gen_info *g, uint32_t ring)
     return half <= 1024u ? (half - g->smem_pad % half) % half : half;
 }
 
+/* The most records a warp of the generated kernel writes per iteration (run_kernel.cuh): a
+ * producer's wait and its stage's record (st.async: the expect_tx and the copies' flight
+ * apart); a consumer's wait, its consumed stage, a store and a release per cluster rank
+ * (every iteration is released once, in the loop or after it); with commit groups the
+ * step (its waits and issue, one record), a prologue issue and the consumed stage. Where
+ * the same warps copy and consume (multistage's copier, cp.async) a warp writes both. */
+static uint32_t records_per_iteration(const pipe_desc *d)
+{
+    const uint32_t store = d->store_every ? 1u : 0u;
+    const uint32_t rel = d->never_release ? 0u : d->multicast ? d->cluster : 1u;
+    if (d->cpasync_groups)   /* the prologue's issues are at most one per iteration too */
+        return 3u + store;
+    const uint32_t prod = d->mode == PIPE_STASYNC ? 3u : 2u, cons = 2u + store + rel;
+    if (pipe_desc_has_producer(d))
+        return prod > cons ? prod : cons;
+    return prod + cons;
+}
+
 /* The event ring: a power of two of events per warp, in the CTA's share of the SM's
  * shared memory after the stages. The CTA requests its whole share, so that exactly
  * ctas_per_sm CTAs are resident on an SM, and both kernel variants request the same. A
  * ring larger than ev_cap holds every event of the warp (no per-event check). */
 static int prepare_ring(const pipe_desc *d, run_gen_info *g, err_info *e)
 {
-    uint64_t cap = (uint64_t)d->iterations * (8u + d->ntensors + d->cluster) + 16u;
+    uint64_t cap = (uint64_t)d->iterations * records_per_iteration(d) + 16u;
     g->ev_cap = (uint32_t)(cap > (1u << 26) ? (1u << 26) : cap);
     uint32_t budget = pipe_rules_cta_smem_budget(d);
     uint64_t left = budget - g->dyn_smem_bytes, ring = PIPE_RING_MIN_EVENTS;

@@ -143,6 +143,8 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
 #define K_CPASYNC_ISSUE 10
 #define K_TMA_STORE 11
 #define K_STAS_FLIGHT 1
+#define K_GROUP_STEP 5      /* run_ref.h RUN_KIND_GROUP_STEP_CLK */
+#define EVF_BAR_BLOCKED 2u  /* run_ref.h RUN_EVF_BAR_BLOCKED */
 /* commit-group waits: wait_group and bar.sync have no non-blocking probe; a wait longer
  * than this is recorded as a stall */
 #define WAIT_BLOCKED_CYCLES 200
@@ -745,10 +747,15 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         if (j < ITERS)
             copy_share(j);
         asm volatile("cp.async.commit_group;" ::: "memory");
-        /* the events after the next copies are under way */
-        REC_IF(t1 - t0 > WAIT_BLOCKED_CYCLES, K_WAIT, i % STAGES, i, EVF_FULL | EVF_BLOCKED, 0, t0, t1 - t0);
-        REC_IF(t2 - t1 > WAIT_BLOCKED_CYCLES, K_WAIT, i % STAGES, i, EVF_BLOCKED, 1, t1, t2 - t1);
-        REC_IF(j < ITERS, K_CPASYNC_ISSUE, j % STAGES, j, 0, 0, t2, 0);
+        /* the step's events after the next copies are under way, one record whatever
+         * blocked (no branch): the wait_group [t0, t1) and the bar.sync [t1, t2), each
+         * flagged where it took longer than WAIT_BLOCKED_CYCLES, and the issue of
+         * iteration j at t2 (the host knows whether j exists; run_ref.h) */
+#if TMAHW_RECORD
+        tmascope_put_clocks(tmascope_w_, tmascope_h_, t0, t1, t2, i,
+                            K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
+                                            (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
+#endif
         consume(i);
         (void)t0;
         (void)t1;

@@ -277,6 +277,18 @@ static uint32_t expand(const run_raw_ev *dev, const pipe_desc *d, raw_rec out[RA
                        (uint8_t)(ev->iter % d->stages), ev->aux};
     const uint32_t hi = (uint32_t)ev->stage | (uint32_t)ev->barrier << 8 | (uint32_t)ev->aux << 16;   /* bits 8..31 */
     uint32_t n = 0;
+    if (r.kind == RUN_KIND_GROUP_STEP_CLK) {
+        /* the clocks as read: t, dur, iter hold t_wait, t_bar, t_issue */
+        const uint32_t i = hi, j = i + d->stages - 1u;
+        const uint8_t s = (uint8_t)(i % d->stages);
+        if (r.flags & RUN_EVF_BLOCKED)
+            out[n++] = (raw_rec){r.t, r.dur - r.t, i, RAW_WAIT, RUN_EVF_FULL | RUN_EVF_BLOCKED, s, 0};
+        if (r.flags & RUN_EVF_BAR_BLOCKED)
+            out[n++] = (raw_rec){r.dur, r.iter - r.dur, i, RAW_WAIT, RUN_EVF_BLOCKED, s, 1};
+        if (j < d->iterations)
+            out[n++] = (raw_rec){r.iter, 0, j, RAW_CPASYNC_ISSUE, 0, (uint8_t)(j % d->stages), 0};
+        return n;
+    }
     if (r.kind == RAW_CONSUMED) {
         if (d->reads_enabled)
             out[n++] = (raw_rec){r.t, r.dur, r.iter, RAW_SMEM_READ, 0, r.stage, 0};

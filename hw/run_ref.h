@@ -51,6 +51,14 @@ typedef struct run_raw_ev {
  * iteration's low 24 bits in bits 8..31 of the last word; run_raw_norm makes them 12, 13 */
 #define RUN_KIND_CONSUMED_CLK 14u
 #define RUN_KIND_PRODUCED_CLK 15u
+/* a commit-group step of tmahw run's cp.async kernels (cpasync.sync: wait_prior), written
+ * as one record: {t_wait, t_bar, t_issue, iter << 8 | flags << 4 | 5}: iteration iter's
+ * wait_group [t_wait, t_bar) (a stall where flag RUN_EVF_BLOCKED), its bar.sync [t_bar,
+ * t_issue) (a stall where flag RUN_EVF_BAR_BLOCKED) and the cp.async issue of iteration
+ * iter + stages - 1 at t_issue where that iteration exists. The host numbers it with the
+ * description (kind 5 is no event the device records otherwise). */
+#define RUN_KIND_GROUP_STEP_CLK 5u
+#define RUN_EVF_BAR_BLOCKED 2u
 #define RUN_EVF_BLOCKED 1u
 #define RUN_EVF_TIMEOUT 2u
 #define RUN_EVF_FULL 4u

@@ -382,6 +382,63 @@ Test(hw_run_ref, raw_records_to_events)
     run_gen_free(&g);
 }
 
+/* A commit-group step written as one record (its clocks as read, a flag per wait that
+ * blocked) converts to the events of the wait_group, bar.sync and issue records it
+ * replaces: the stalls only, and no issue past the last iteration. */
+Test(hw_run_ref, group_step_record_converts_like_its_three_records)
+{
+    static pipe_desc d;
+    run_gen_info g;
+    load("cpasync_wait_prior", &d);
+    d.ctas = 1;
+    err_info e = {0};
+    cr_assert_eq(run_gen_prepare(&d, &g, &e), ERR_OK, "%s", e.detail);
+    cr_assert(d.cpasync_groups);
+    const uint32_t S = d.stages, its[] = {0, 1, 2, d.iterations - 3, d.iterations - 1};
+    run_raw_ev *a = calloc((size_t)g.nwarps * g.ev_cap, sizeof *a), *b = calloc((size_t)g.nwarps * g.ev_cap, sizeof *b);
+    uint32_t na[8] = {0}, nb[8] = {0}, sm[1] = {3};
+    uint64_t ct[4] = {1000000, 0, 1900000, 900000};   /* 1 ns per cycle */
+    for (uint32_t k = 0; k < 5; k++) {
+        const uint32_t i = its[k], j = i + S - 1, t0 = 1000 + 5000 * k;
+        const uint32_t t1 = t0 + (k % 2 ? 50u : 300u), t2 = t1 + (k == 2 || k == 4 ? 450u : 20u);
+        const int w_blk = t1 - t0 > 200, b_blk = t2 - t1 > 200;
+        if (w_blk)
+            a[na[1]++ + g.ev_cap] = (run_raw_ev){.t = t0, .dur = t1 - t0, .iter = i,
+                                                 .kind_flags = 6 | (RUN_EVF_FULL | RUN_EVF_BLOCKED) << 4};
+        if (b_blk)
+            a[na[1]++ + g.ev_cap] = (run_raw_ev){.t = t1, .dur = t2 - t1, .iter = i,
+                                                 .kind_flags = 6 | RUN_EVF_BLOCKED << 4, .aux = 1};
+        if (j < d.iterations)
+            a[na[1]++ + g.ev_cap] = (run_raw_ev){.t = t2, .iter = j, .kind_flags = 10};
+        b[nb[1]++ + g.ev_cap] = (run_raw_ev){
+            .t = t0, .dur = t1, .iter = t2,
+            .kind_flags = (uint8_t)(RUN_KIND_GROUP_STEP_CLK | ((w_blk ? RUN_EVF_BLOCKED : 0u) |
+                                                               (b_blk ? RUN_EVF_BAR_BLOCKED : 0u)) << 4),
+            .stage = (uint8_t)i, .barrier = (uint8_t)(i >> 8), .aux = (uint8_t)(i >> 16)};
+    }
+    cr_assert_eq(na[1], 9, "3 blocked wait_groups, 2 blocked bar.syncs, 4 issues");
+    run_raw ra = {a, na, ct, sm, 1000000, 0, g.ev_cap, g.nwarps, 0}, rb = {b, nb, ct, sm, 1000000, 0, g.ev_cap, g.nwarps, 0};
+    trace ta, tb;
+    trace_init(&ta, TRACE_SRC_HW);
+    trace_init(&tb, TRACE_SRC_HW);
+    uint32_t over = 9;
+    cr_assert_eq(run_ref_trace(&d, &ra, &ta, &over, &e), ERR_OK, "%s", e.detail);
+    cr_assert_eq(run_ref_trace(&d, &rb, &tb, &over, &e), ERR_OK, "%s", e.detail);
+    cr_expect_eq(over, 0);
+    cr_assert_eq(ta.count, 13, "5 stalls, 4 issues with their flights: got %zu", ta.count);
+    cr_assert_eq(tb.count, ta.count);
+    for (size_t k = 0; k < ta.count; k++)
+        cr_expect(memcmp(&ta.events[k], &tb.events[k], sizeof(trace_event)) == 0,
+                  "event %zu: kind %u at %lld (+%u) against kind %u at %lld (+%u)", k, ta.events[k].kind,
+                  (long long)ta.events[k].t_ns, ta.events[k].dur_ns, tb.events[k].kind, (long long)tb.events[k].t_ns,
+                  tb.events[k].dur_ns);
+    trace_free(&ta);
+    trace_free(&tb);
+    free(a);
+    free(b);
+    run_gen_free(&g);
+}
+
 /* ---------------------------------------------------------------- H100 recordings */
 
 typedef struct key {
