@@ -475,7 +475,6 @@ void run_write_counters(const pipe_desc *d, const char *gpu, const char *date, h
         "smsp__inst_executed_pipe_cbu.sum",
         "smsp__inst_executed_op_branch.sum",
         "sm__pipe_tensor_op_hmma_cycles_active.sum",
-        "sm__pipe_tensor_op_gmma_cycles_active.sum",
         "smsp__warps_issue_stalled_barrier.sum",
         "smsp__warps_issue_stalled_branch_resolving.sum",
         "smsp__warps_issue_stalled_dispatch_stall.sum",
