@@ -222,6 +222,12 @@ static const params_info table[] = {
     {"gemm_consume_slots", P(gemm_consume_slots), 83.9, "slots",
      GEMM_INSTR "per consumer warp and stage, 83.9 (the epilogue: 1.26 per consumer warp, tile and column of N; "
      "per CTA 705)"},
+    {"gemm_load_latency_ns", P(gemm_load_latency_ns), 381.6, "ns",
+     "measured: tmahw calibrate --only clock,gemm_chain on the H200 (traces/h200/calibration/gemm_chain.params, "
+     "2026-11-25 06:34 UTC, commit ae2fb45): every SM's thread loading one stage at a time of an A box (64 or 128 "
+     "rows) and a B box (32-256 rows) from L2, shared as the GEMM's group_m 8 walk shares them: issue to seen "
+     "complete 443 ns (12 KiB) to 608 ns (48 KiB), least squares over 7 sizes: 381.6 ns plus 211.6 B/ns (the "
+     "idle machine's one load: l2_latency_ns). H100: the H200's value"},
     {"expect_tx_alone_ns", P(expect_tx_alone_ns), 3.99, "ns",
      H100_CAL "mbarrier: lane 0, 256 mbarrier.arrive.expect_tx, warp time each (the H200: 3.99 as well): the GEMM "
      "producer's per-stage arrive (expect_tx_ns is the generated pipeline producer's time to its first copy)"},

@@ -116,7 +116,11 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
     }
     s->dram_bytes += bytes * (1.0 - l2_hit);
     s->l2_bytes += bytes;
-    int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
+    /* a GEMM's copies: every SM loads its stages at once (gemm_load_latency_ns), a miss adds
+     * DRAM's latency over L2's */
+    double l2_lat = s->gemm ? p->gemm_load_latency_ns : p->l2_latency_ns;
+    double hbm_lat = s->gemm ? p->gemm_load_latency_ns + p->hbm_latency_ns - p->l2_latency_ns : p->hbm_latency_ns;
+    int64_t lat = (int64_t)((hbm_lat * (1.0 - l2_hit) + l2_lat * l2_hit) * 1000.0);
     int64_t done = served + lat;
     int64_t unit = use_tma ? s->tma_free[sm] : s->ldg_free[sm];
     if (unit + lat > done)
