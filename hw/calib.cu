@@ -106,13 +106,14 @@ int fetch(ctx &c, size_t words)
 
 /* ---- tensor maps: f32 rows of `inner` elements, boxes of inner x box_rows ---- */
 int encode_rows(ctx &c, void *g, uint32_t inner, uint64_t rows, uint32_t box_rows, CUtensorMap *m,
-                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE)
+                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE,
+                CUtensorMapL2promotion promo = CU_TENSOR_MAP_L2_PROMOTION_NONE)
 {
     cuuint64_t dims[2] = {inner, rows}, strides[1] = {inner * 4ull};
     cuuint32_t box[2] = {inner, box_rows}, es[2] = {1, 1};
     CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es,
                                         CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
-                                        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                                        promo, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         c.err = fmt("cuTensorMapEncodeTiled (box %u x %u f32): %s", inner, box_rows, hw_cu_name(r));
         return -1;
@@ -1309,6 +1310,47 @@ int b_gemm_chain(ctx &c, void *big)
     add1(c, "gemm_chain", "gemm_chain_lone_ns", "ns", false, licpt,
          fmt("a lone stage's issue to complete (1 in flight, every SM) over its bytes: intercept; slope %.3f ns per KiB "
              "(%.1f B/ns)", lslope * 1024, 1 / lslope));
+    /* the same loads split as the GEMM kernel splits them (ck_gemm_loads: a producer thread
+     * waiting on empty barriers, a consumer thread on full ones), maps with the GEMM's 256-byte
+     * L2 promotion: time per stage of one SM by stages in the ring */
+    CUtensorMap pa[2], pb[4];
+    for (int k = 0; k < 2; k++)
+        if (encode_rows(c, big, 32, (512ull << 20) / 128, 64u << k, &pa[k], CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
+            return -1;
+    for (int k = 0; k < 4; k++)
+        if (encode_rows(c, (char *)big + (512ull << 20), 32, (512ull << 20) / 128, brows[k], &pb[k],
+                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
+            return -1;
+    CK(cudaFuncSetAttribute(ck_gemm_loads, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    for (const auto &pr : pairs) {
+        const u32 arows = pr[0], b_rows = pr[1], bytes = 128 * (arows + b_rows);
+        const int ai = arows == 64 ? 0 : 1, bi = b_rows == 32 ? 0 : b_rows == 64 ? 1 : b_rows == 128 ? 2 : 3;
+        ck_share a = {arows * 128, arows, 1, 8u, (long long)((8u << 20) / (arows * 128))};
+        ck_share b = {b_rows * 128, b_rows, 8u, (u32)((c.sms + 7) / 8), (long long)((16u << 20) / (b_rows * 128))};
+        const int n = (int)std::max(64u, (16u << 20) / bytes);
+        std::string pts;
+        for (int st = 1; st <= 8; st *= 2) {
+            if ((size_t)st * bytes > 200u * 1024u)
+                break;
+            std::vector<double> per;
+            for (int rep = 0; rep < 3; rep++) {
+                ck_gemm_loads<<<c.sms, 64, (size_t)st * bytes + 1024>>>(pa[ai], pb[bi], n, st, a, b, c.dout);
+                if (fetch(c, 2 * (size_t)c.sms))
+                    return -1;
+                u64 g0 = ~0ull, g1 = 0;
+                for (int k = 0; k < c.sms; k++) {
+                    g0 = std::min(g0, c.hout[2 * k]);
+                    g1 = std::max(g1, c.hout[2 * k + 1]);
+                }
+                per.push_back((double)(g1 - g0) / n);
+            }
+            pts += fmt("%s%d: %.0f", pts.empty() ? "" : ", ", st, quantile(per, 0.5));
+        }
+        add1(c, "gemm_chain", fmt("gemm_loads_a%u_b%u", arows, b_rows).c_str(), "-", false, 0,
+             fmt("stages of %u KiB loaded as the GEMM kernel loads them (producer and consumer threads, 256-byte L2 "
+                 "promotion): ns per stage of one SM by stages in the ring: %s", bytes / 1024, pts.c_str()));
+    }
     return 0;
 }
 
