@@ -1322,7 +1322,9 @@ int b_gemm_chain(ctx &c, void *big)
         if (encode_rows(c, (char *)big + (512ull << 20), 32, (512ull << 20) / 128, brows[k], &pb[k],
                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
             return -1;
-    CK(cudaFuncSetAttribute(ck_gemm_loads, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_loads<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_loads<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    for (int pre = 0; pre < 2; pre++)
     for (const auto &pr : pairs) {
         const u32 arows = pr[0], b_rows = pr[1], bytes = 128 * (arows + b_rows);
         const int ai = arows == 64 ? 0 : 1, bi = b_rows == 32 ? 0 : b_rows == 64 ? 1 : b_rows == 128 ? 2 : 3;
@@ -1335,7 +1337,10 @@ int b_gemm_chain(ctx &c, void *big)
                 break;
             std::vector<double> per;
             for (int rep = 0; rep < 3; rep++) {
-                ck_gemm_loads<<<c.sms, 64, (size_t)st * bytes + 1024>>>(pa[ai], pb[bi], n, st, a, b, c.dout);
+                if (pre)
+                    ck_gemm_loads<1><<<c.sms, 64, (size_t)st * bytes + 1024>>>(pa[ai], pb[bi], n, st, a, b, c.dout);
+                else
+                    ck_gemm_loads<0><<<c.sms, 64, (size_t)st * bytes + 1024>>>(pa[ai], pb[bi], n, st, a, b, c.dout);
                 if (fetch(c, 2 * (size_t)c.sms))
                     return -1;
                 u64 g0 = ~0ull, g1 = 0;
@@ -1347,9 +1352,10 @@ int b_gemm_chain(ctx &c, void *big)
             }
             pts += fmt("%s%d: %.0f", pts.empty() ? "" : ", ", st, quantile(per, 0.5));
         }
-        add1(c, "gemm_chain", fmt("gemm_loads_a%u_b%u", arows, b_rows).c_str(), "-", false, 0,
+        add1(c, "gemm_chain", fmt("gemm_loads%s_a%u_b%u", pre ? "_prefetch" : "", arows, b_rows).c_str(), "-", false, 0,
              fmt("stages of %u KiB loaded as the GEMM kernel loads them (producer and consumer threads, 256-byte L2 "
-                 "promotion): ns per stage of one SM by stages in the ring: %s", bytes / 1024, pts.c_str()));
+                 "promotion%s): ns per stage of one SM by stages in the ring: %s", bytes / 1024,
+                 pre ? ", tensor maps prefetched" : "", pts.c_str()));
     }
     return 0;
 }

@@ -222,8 +222,11 @@ __global__ void ck_l2_share(const __grid_constant__ CUtensorMap ma, const __grid
 /* The GEMM's loads without its math, split as the GEMM kernel splits them: lane 0 of warp 0
  * (the producer) waits for a stage's empty barrier, arms its full barrier and loads an A box
  * and a B box (ck_l2_share's boxes and sharing); lane 0 of warp 1 (the consumer) waits for
- * the full barrier and arrives on the empty one. `stages` in the ring, n stages per CTA. out
- * per CTA: globaltimer at the producer's start and at the consumer's last stage. */
+ * the full barrier and arrives on the empty one. `stages` in the ring, n stages per CTA;
+ * PREFETCH: the producer first prefetches both tensor maps (prefetch.tensormap, as the GEMM
+ * kernel does). out per CTA: globaltimer at the producer's start and at the consumer's last
+ * stage. */
+template <int PREFETCH>
 __global__ void ck_gemm_loads(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb, int n,
                               int stages, ck_share a, ck_share b, u64 *out)
 {
@@ -238,6 +241,10 @@ __global__ void ck_gemm_loads(const __grid_constant__ CUtensorMap ma, const __gr
     __syncthreads();
     const long long ga = (blockIdx.x / a.div) % a.groups, gb = (blockIdx.x / b.div) % b.groups;
     if (threadIdx.x == 0) {
+        if (PREFETCH) {
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&ma) : "memory");
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&mb) : "memory");
+        }
         out[2 * blockIdx.x] = ck_gtm();
         for (int j = 0; j < n; j++) {
             const int s = j % stages;
