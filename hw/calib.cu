@@ -106,13 +106,14 @@ int fetch(ctx &c, size_t words)
 
 /* ---- tensor maps: f32 rows of `inner` elements, boxes of inner x box_rows ---- */
 int encode_rows(ctx &c, void *g, uint32_t inner, uint64_t rows, uint32_t box_rows, CUtensorMap *m,
-                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE)
+                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE,
+                CUtensorMapL2promotion promo = CU_TENSOR_MAP_L2_PROMOTION_NONE)
 {
     cuuint64_t dims[2] = {inner, rows}, strides[1] = {inner * 4ull};
     cuuint32_t box[2] = {inner, box_rows}, es[2] = {1, 1};
     CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es,
                                         CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
-                                        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                                        promo, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         c.err = fmt("cuTensorMapEncodeTiled (box %u x %u f32): %s", inner, box_rows, hw_cu_name(r));
         return -1;
@@ -1256,6 +1257,109 @@ int b_l2share(ctx &c, void *big)
     return 0;
 }
 
+/* The GEMM producer's chain of stages by the stage's size: one thread per SM loading stages
+ * of an A box (64 or 128 rows of 128 bytes, shared by every 8th CTA) and a B box (32 to 256
+ * rows, shared by 8 consecutive CTAs) on one barrier from L2, as the persistent GEMM's
+ * group_m 8 walk loads them, with 1 to 4 stages in flight. Per stage: the time per stage of
+ * one SM (the GPU's bytes per ns over the SMs) and a stage's issue to seen complete. The
+ * least-squares line of the time per stage over the stage's bytes (2-4 in flight) and of a
+ * lone stage's issue to complete (1 in flight). */
+int b_gemm_chain(ctx &c, void *big)
+{
+    const u32 pairs[][2] = {{64, 32}, {64, 64}, {128, 64}, {64, 128}, {128, 128}, {64, 256}, {128, 256}};
+    const u32 brows[] = {32, 64, 128, 256};
+    CUtensorMap ma[2], mb[4];
+    for (int k = 0; k < 2; k++)
+        if (encode_rows(c, big, 32, (512ull << 20) / 128, 64u << k, &ma[k], CU_TENSOR_MAP_SWIZZLE_128B))
+            return -1;
+    for (int k = 0; k < 4; k++)
+        if (encode_rows(c, (char *)big + (512ull << 20), 32, (512ull << 20) / 128, brows[k], &mb[k],
+                        CU_TENSOR_MAP_SWIZZLE_128B))
+            return -1;
+    CK(cudaFuncSetAttribute(ck_l2_share, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, lx = 0, ly = 0, lxx = 0, lxy = 0, ln = 0;
+    for (const auto &pr : pairs) {
+        const u32 arows = pr[0], b_rows = pr[1], bytes = 128 * (arows + b_rows);
+        const int ai = arows == 64 ? 0 : 1, bi = b_rows == 32 ? 0 : b_rows == 64 ? 1 : b_rows == 128 ? 2 : 3;
+        std::string pts;
+        for (int st = 1; st <= 4; st++) {
+            ck_share a = {arows * 128, arows, 1, 8u, (long long)((8u << 20) / (arows * 128))};
+            ck_share b = {b_rows * 128, b_rows, 8u, (u32)((c.sms + 7) / 8), (long long)((16u << 20) / (b_rows * 128))};
+            std::vector<double> r;
+            double lat;
+            if (share_point(c, ma[ai], mb[bi], 1, st, a, b, 3, &r, &lat))
+                return -1;
+            const double per = c.sms * (double)bytes / quantile(r, 0.5);
+            pts += fmt("%s%d: %.0f ns/stage, %.0f ns issue to complete", pts.empty() ? "" : "; ", st, per, lat);
+            if (st == 1) {
+                lx += bytes, ly += lat, lxx += (double)bytes * bytes, lxy += bytes * lat, ln++;
+            } else {
+                sx += bytes, sy += per, sxx += (double)bytes * bytes, sxy += bytes * per, n++;
+            }
+        }
+        add1(c, "gemm_chain", fmt("gemm_chain_a%u_b%u", arows, b_rows).c_str(), "-", false, 0,
+             fmt("stages of %u KiB (A %u rows, B %u rows), by stages in flight: %s", bytes / 1024, arows, b_rows,
+                 pts.c_str()));
+    }
+    const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), icpt = (sy - slope * sx) / n;
+    const double lslope = (ln * lxy - lx * ly) / (ln * lxx - lx * lx), licpt = (ly - lslope * lx) / ln;
+    add1(c, "gemm_chain", "gemm_chain_step_ns", "ns", false, icpt,
+         fmt("time per stage of one SM with 2-4 stages in flight over the stage's bytes (7 sizes, 12-48 KiB): "
+             "intercept; slope %.3f ns per KiB (%.1f B/ns)", slope * 1024, 1 / slope));
+    add1(c, "gemm_chain", "gemm_chain_bytes_per_ns", "B/ns", false, 1 / slope, "the same line's bytes per ns");
+    add1(c, "gemm_chain", "gemm_chain_lone_ns", "ns", false, licpt,
+         fmt("a lone stage's issue to complete (1 in flight, every SM) over its bytes: intercept; slope %.3f ns per KiB "
+             "(%.1f B/ns)", lslope * 1024, 1 / lslope));
+    /* the same loads split as the GEMM kernel splits them (ck_gemm_loads: a producer thread
+     * waiting on empty barriers, a consumer thread on full ones), maps with the GEMM's 256-byte
+     * L2 promotion: time per stage of one SM by stages in the ring */
+    CUtensorMap pa[2], pb[4];
+    for (int k = 0; k < 2; k++)
+        if (encode_rows(c, big, 32, (512ull << 20) / 128, 64u << k, &pa[k], CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
+            return -1;
+    for (int k = 0; k < 4; k++)
+        if (encode_rows(c, (char *)big + (512ull << 20), 32, (512ull << 20) / 128, brows[k], &pb[k],
+                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
+            return -1;
+    CK(cudaFuncSetAttribute(ck_gemm_loads<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_loads<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    for (int pre = 0; pre < 2; pre++)
+    for (const auto &pr : pairs) {
+        const u32 arows = pr[0], b_rows = pr[1], bytes = 128 * (arows + b_rows);
+        const int ai = arows == 64 ? 0 : 1, bi = b_rows == 32 ? 0 : b_rows == 64 ? 1 : b_rows == 128 ? 2 : 3;
+        ck_share a = {arows * 128, arows, 1, 8u, (long long)((8u << 20) / (arows * 128))};
+        ck_share b = {b_rows * 128, b_rows, 8u, (u32)((c.sms + 7) / 8), (long long)((16u << 20) / (b_rows * 128))};
+        const int n = (int)std::max(64u, (16u << 20) / bytes);
+        std::string pts;
+        for (int st = 1; st <= 8; st *= 2) {
+            if ((size_t)st * bytes > 200u * 1024u)
+                break;
+            std::vector<double> per;
+            for (int rep = 0; rep < 3; rep++) {
+                if (pre)
+                    ck_gemm_loads<1><<<c.sms, 64, (size_t)st * bytes + 1024>>>(pa[ai], pb[bi], n, st, a, b, c.dout);
+                else
+                    ck_gemm_loads<0><<<c.sms, 64, (size_t)st * bytes + 1024>>>(pa[ai], pb[bi], n, st, a, b, c.dout);
+                if (fetch(c, 2 * (size_t)c.sms))
+                    return -1;
+                u64 g0 = ~0ull, g1 = 0;
+                for (int k = 0; k < c.sms; k++) {
+                    g0 = std::min(g0, c.hout[2 * k]);
+                    g1 = std::max(g1, c.hout[2 * k + 1]);
+                }
+                per.push_back((double)(g1 - g0) / n);
+            }
+            pts += fmt("%s%d: %.0f", pts.empty() ? "" : ", ", st, quantile(per, 0.5));
+        }
+        add1(c, "gemm_chain", fmt("gemm_loads%s_a%u_b%u", pre ? "_prefetch" : "", arows, b_rows).c_str(), "-", false, 0,
+             fmt("stages of %u KiB loaded as the GEMM kernel loads them (producer and consumer threads, 256-byte L2 "
+                 "promotion%s): ns per stage of one SM by stages in the ring: %s", bytes / 1024,
+                 pre ? ", tensor maps prefetched" : "", pts.c_str()));
+    }
+    return 0;
+}
+
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -1674,21 +1778,23 @@ void usage(FILE *f)
             "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
             "add reduction; bar.sync; cluster remote arrive, alone and by warps per SM; kernel launch\n"
             "overhead and CTA start\n"
-            "spread; resident clusters; L2 reads shared by several SMs (l2share); integer issue\n"
+            "spread; resident clusters; L2 reads shared by several SMs (l2share); the GEMM producer's\n"
+            "stages by their size (gemm_chain); integer issue\n"
             "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
             "CTAs run on (smsp).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
-            "                 clusters ifetch place stas wgmma wgmma_load l2share issue smsp\n"
+            "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
 
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
-                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "issue", "smsp"};
+                               "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
+                               "smsp"};
 
 } // namespace
 
@@ -1772,7 +1878,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big)
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);

@@ -219,6 +219,52 @@ __global__ void ck_l2_share(const __grid_constant__ CUtensorMap ma, const __grid
     }
 }
 
+/* The GEMM's loads without its math, split as the GEMM kernel splits them: lane 0 of warp 0
+ * (the producer) waits for a stage's empty barrier, arms its full barrier and loads an A box
+ * and a B box (ck_l2_share's boxes and sharing); lane 0 of warp 1 (the consumer) waits for
+ * the full barrier and arrives on the empty one. `stages` in the ring, n stages per CTA;
+ * PREFETCH: the producer first prefetches both tensor maps (prefetch.tensormap, as the GEMM
+ * kernel does). out per CTA: globaltimer at the producer's start and at the consumer's last
+ * stage. */
+template <int PREFETCH>
+__global__ void ck_gemm_loads(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb, int n,
+                              int stages, ck_share a, ck_share b, u64 *out)
+{
+    extern __shared__ unsigned char smem[];
+    __shared__ __align__(8) u64 full[16], empty[16];
+    const u32 step = a.bytes + b.bytes, base = ck_align1k(smem);
+    if (threadIdx.x == 0)
+        for (int s = 0; s < stages; s++) {
+            ck_bar_init(ck_sa(&full[s]), 1);
+            ck_bar_init(ck_sa(&empty[s]), 1);
+        }
+    __syncthreads();
+    const long long ga = (blockIdx.x / a.div) % a.groups, gb = (blockIdx.x / b.div) % b.groups;
+    if (threadIdx.x == 0) {
+        if (PREFETCH) {
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&ma) : "memory");
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&mb) : "memory");
+        }
+        out[2 * blockIdx.x] = ck_gtm();
+        for (int j = 0; j < n; j++) {
+            const int s = j % stages;
+            ck_wait(ck_sa(&empty[s]), ((u32)(j / stages) & 1u) ^ 1u);
+            ck_expect(ck_sa(&full[s]), step);
+            ck_tma_load(base + (u32)s * step, &ma, 0, (int)((((long long)j * a.groups + ga) % a.boxes) * a.rows),
+                        ck_sa(&full[s]));
+            ck_tma_load(base + (u32)s * step + a.bytes, &mb, 0, (int)((((long long)j * b.groups + gb) % b.boxes) * b.rows),
+                        ck_sa(&full[s]));
+        }
+    } else if (threadIdx.x == 32) {
+        for (int j = 0; j < n; j++) {
+            const int s = j % stages;
+            ck_wait(ck_sa(&full[s]), (u32)(j / stages) & 1u);
+            ck_arrive(ck_sa(&empty[s]));
+        }
+        out[2 * blockIdx.x + 1] = ck_gtm();
+    }
+}
+
 /* Ends a timed span after `dep` is available: a warp issues in order, so the clock read
  * after a volatile store of dep waits for every load or instruction dep depends on. */
 __device__ __forceinline__ u64 ck_clk_after(u32 dep, u32 *sink)

@@ -3,7 +3,7 @@
  * reference GEMM, timed beside cuBLASLt on the same operands in the same run, and traced
  * per warp for the first CTAs.
  *
- * Check: A and B hold integers in -2..2 (exact in bf16 and e4m3), so every product and
+ * Check: A and B hold integers in -2..2 (exact in bf16, f16, e4m3 and e5m2), so every product and
  * every partial sum of K <= 2^21 terms is an integer below 2^24: f32 accumulation is exact
  * in any order, and the right C is the exact sum rounded once to bf16. The generated
  * kernel must match that bit for bit (tolerance 0); the reference is a plain GPU kernel
@@ -20,10 +20,12 @@
 #include <cuda_runtime.h>
 
 #include "gemm_gen.h"
+#include "gpu_time.h"
 #include "hw.h"
 #include "pipe_gemm.h"
 #include "pipe_plan.h"
 #include "rfile.h"
+#include "run.h"
 #include "trace.h"
 #include "wgmma.h"
 
@@ -31,25 +33,43 @@ namespace {
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD = 2 };
 
-/* the reference: C[m][n] = sum_k A[m][k] B[n][k], operands decoded from integers */
-__device__ float ref_val(const unsigned char *p, size_t i, int eb)
+/* The operand type's encodings of -2, -1, 0, 1, 2 (every operand value is one of them). */
+struct enc {
+    int eb;
+    unsigned v[5];
+};
+enc enc_of(wg_dtype t)
 {
-    if (eb == 2) {
-        unsigned short h = ((const unsigned short *)p)[i];
-        return __uint_as_float((unsigned)h << 16);
+    switch (t) {
+    case WG_F16: return {2, {0xC000, 0xBC00, 0x0000, 0x3C00, 0x4000}};
+    case WG_E4M3: return {1, {0xC0, 0xB8, 0x00, 0x38, 0x40}};
+    case WG_E5M2: return {1, {0xC0, 0xBC, 0x00, 0x3C, 0x40}};
+    default: return {2, {0xC000, 0xBF80, 0x0000, 0x3F80, 0x4000}};   /* bf16 */
     }
-    unsigned char b = p[i];   /* e4m3: exact small integers only (see fill) */
-    float mag = (b & 0x7f) == 0 ? 0.f : ldexpf(1.f + (b & 7) / 8.f, ((b >> 3) & 15) - 7);
-    return b & 0x80 ? -mag : mag;
 }
-__global__ void ref_gemm(const unsigned char *A, const unsigned char *B, unsigned short *C, int M, int N, int K, int eb)
+
+/* the integer an operand element holds: 0, +-1 (`one`'s magnitude) or +-2 */
+__host__ __device__ int int_of(unsigned x, int eb, unsigned one)
+{
+    unsigned sign = eb == 2 ? 0x8000u : 0x80u, mag = x & (sign - 1);
+    int a = mag == 0 ? 0 : mag == one ? 1 : 2;
+    return x & sign ? -a : a;
+}
+
+/* the reference: C[m][n] = sum_k A[m][k] B[n][k], operands decoded from integers */
+__device__ float ref_val(const unsigned char *p, size_t i, int eb, unsigned one)
+{
+    return (float)int_of(eb == 2 ? ((const unsigned short *)p)[i] : p[i], eb, one);
+}
+__global__ void ref_gemm(const unsigned char *A, const unsigned char *B, unsigned short *C, int M, int N, int K, int eb,
+                         unsigned one)
 {
     __shared__ float as[16][17], bs[16][17];
     int n = blockIdx.x * 16 + threadIdx.x, m = blockIdx.y * 16 + threadIdx.y;
     float acc = 0.f;
     for (int k0 = 0; k0 < K; k0 += 16) {
-        as[threadIdx.y][threadIdx.x] = ref_val(A, (size_t)(blockIdx.y * 16 + threadIdx.y) * K + k0 + threadIdx.x, eb);
-        bs[threadIdx.y][threadIdx.x] = ref_val(B, (size_t)(blockIdx.x * 16 + threadIdx.y) * K + k0 + threadIdx.x, eb);
+        as[threadIdx.y][threadIdx.x] = ref_val(A, (size_t)(blockIdx.y * 16 + threadIdx.y) * K + k0 + threadIdx.x, eb, one);
+        bs[threadIdx.y][threadIdx.x] = ref_val(B, (size_t)(blockIdx.x * 16 + threadIdx.y) * K + k0 + threadIdx.x, eb, one);
         __syncthreads();
         for (int k = 0; k < 16; k++)
             acc += as[threadIdx.y][k] * bs[threadIdx.x][k];
@@ -75,26 +95,21 @@ struct lcg {
 };
 
 /* integers -2..2 as the operand type */
-void fill(std::vector<unsigned char> &v, size_t n, int eb, unsigned long long seed)
+void fill(std::vector<unsigned char> &v, size_t n, const enc &en, unsigned long long seed)
 {
-    static const unsigned short bf[5] = {0xC000, 0xBF80, 0x0000, 0x3F80, 0x4000};
-    static const unsigned char f8[5] = {0xC0, 0xB8, 0x00, 0x38, 0x40};
     lcg r{seed};
-    v.resize(n * eb);
+    v.resize(n * en.eb);
     for (size_t i = 0; i < n; i++) {
-        unsigned x = r.next() % 5;
-        if (eb == 2)
-            ((unsigned short *)v.data())[i] = bf[x];
+        unsigned x = en.v[r.next() % 5];
+        if (en.eb == 2)
+            ((unsigned short *)v.data())[i] = (unsigned short)x;
         else
-            v[i] = f8[x];
+            v[i] = (unsigned char)x;
     }
 }
-int host_val(const std::vector<unsigned char> &v, size_t i, int eb)
+int host_val(const std::vector<unsigned char> &v, size_t i, const enc &en)
 {
-    unsigned x = eb == 2 ? ((const unsigned short *)v.data())[i] : v[i];
-    unsigned mag = eb == 2 ? x & 0x7fff : x & 0x7f;
-    int a = mag == 0 ? 0 : (mag == (eb == 2 ? 0x3F80u : 0x38u) ? 1 : 2);
-    return (x & (eb == 2 ? 0x8000u : 0x80u)) ? -a : a;
+    return int_of(en.eb == 2 ? ((const unsigned short *)v.data())[i] : v[i], en.eb, en.v[3]);
 }
 unsigned short host_bf16(double x)
 {
@@ -136,9 +151,9 @@ struct blas {
     int ok = 0;
     char why[160] = "";
 };
-int blas_setup(blas &b, int M, int N, int K, int eb, size_t ws_bytes)
+int blas_setup(blas &b, int M, int N, int K, wg_dtype dt, size_t ws_bytes)
 {
-    cudaDataType_t t = eb == 2 ? CUDA_R_16BF : CUDA_R_8F_E4M3;
+    cudaDataType_t t = dt == WG_F16 ? CUDA_R_16F : dt == WG_E4M3 ? CUDA_R_8F_E4M3 : dt == WG_E5M2 ? CUDA_R_8F_E5M2 : CUDA_R_16BF;
     if (cublasLtCreate(&b.h) != CUBLAS_STATUS_SUCCESS)
         return snprintf(b.why, sizeof b.why, "cublasLtCreate failed"), -1;
     cublasLtMatmulDescCreate(&b.op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
@@ -214,6 +229,9 @@ cta_clocks clocks_of(const std::vector<unsigned long long> &c, unsigned ctas)
     return r;
 }
 
+/* the Range Profiler's launch callback: one untimed launch of the generated kernel */
+template <class F> int launch_untimed(void *f) { return (*(F *)f)(0) == CUDA_SUCCESS ? 0 : -1; }
+
 } // namespace
 
 int gemm_encode_maps(const pipe_desc *d, const unsigned char *A, const unsigned char *B, const unsigned short *C,
@@ -282,10 +300,11 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     }
     free(src);
     const int M = (int)d->gemm.m, N = (int)d->gemm.n, K = (int)d->gemm.k;
-    const int eb = (int)wg_dtype_bytes((wg_dtype)d->wgmma.dtype);
+    const wg_dtype dt = (wg_dtype)d->wgmma.dtype;
+    const enc en = enc_of(dt);
     std::vector<unsigned char> hA, hB;
-    fill(hA, (size_t)M * K, eb, 1);
-    fill(hB, (size_t)N * K, eb, 2);
+    fill(hA, (size_t)M * K, en, 1);
+    fill(hB, (size_t)N * K, en, 2);
     gemm_bufs g;
     const uint32_t rec_ctas = std::min<uint32_t>(o->trace_ctas ? o->trace_ctas : 2, d->ctas);
     const uint32_t nwarps = 4 * (d->gemm.consumer_groups + 1);
@@ -330,9 +349,15 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
         }
         return cuLaunchKernelEx(&cfg, fn[rec], args, NULL);
     };
+    /* the GPU work of one run at a time (--gpu-lock), from the first launch to the end */
+    const int lock_fd = run_gpu_lock(o->lock_path);
+    if (o->lock_path && lock_fd < 0) {
+        fprintf(stderr, "tmahw run: --gpu-lock: cannot lock '%s'\n", o->lock_path);
+        return EXIT_BAD;
+    }
     /* reference and correctness */
     dim3 rb(16, 16), rg((unsigned)(N + 15) / 16, (unsigned)(M + 15) / 16);
-    ref_gemm<<<rg, rb>>>(g.A, g.B, g.Cref, M, N, K, eb);
+    ref_gemm<<<rg, rb>>>(g.A, g.B, g.Cref, M, N, K, en.eb, en.v[3]);
     CK(cudaGetLastError());
     CK(cudaMemset(g.C, 0xff, (size_t)M * N * 2));
     CUresult lr = launch(0);
@@ -348,7 +373,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
         int m = (int)(r.next() % (unsigned)M), n = (int)(r.next() % (unsigned)N);
         double s = 0;
         for (int k = 0; k < K; k++)
-            s += (double)host_val(hA, (size_t)m * K + k, eb) * host_val(hB, (size_t)n * K + k, eb);
+            s += (double)host_val(hA, (size_t)m * K + k, en) * host_val(hB, (size_t)n * K + k, en);
         host_bad += host_bf16(s) != hRef[(size_t)m * N + n];
     }
     auto diffs = [&](const unsigned short *x) -> unsigned long long {
@@ -361,11 +386,12 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     unsigned long long bad = diffs(g.C);
     /* cuBLASLt beside it */
     blas bl;
-    blas_setup(bl, M, N, K, eb, g.ws_bytes);
+    blas_setup(bl, M, N, K, dt, g.ws_bytes);
     unsigned long long blas_bad = ~0ull;
     if (bl.ok && blas_run(bl, g) == 0 && cudaDeviceSynchronize() == cudaSuccess)
         blas_bad = diffs(g.Cblas);
-    /* timing: alternate launches, cudaEvent around each, median */
+    /* timing beside cuBLASLt: alternate launches, cudaEvent around each, median (before CUPTI's
+     * kernel records are on: with them every launch took ~0.2 ms longer between the events) */
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
@@ -412,6 +438,19 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     CK(cudaMemcpy(hclk.data(), g.clk, hclk.size() * 8, cudaMemcpyDeviceToHost));
     cta_clocks recc = clocks_of(hclk, d->ctas);
     unsigned long long rec_bad = diffs(g.C);
+    /* the kernel's own execution: CUPTI's kernel records of as many launches again (the time
+     * the corpus and the simulator compare; cudaEvents add the launch's overhead) */
+    std::vector<double> t_cupti;
+    const int cupti = gt_cupti_on(msg, sizeof msg) == 0;
+    if (!cupti)
+        fprintf(stderr, "tmahw run: warning: CUPTI: %s; kernel_ns is the cudaEvent time\n", msg);
+    for (int i = -1; cupti && i < reps; i++) {
+        gt_kernel_time kt = {0, 0};
+        launch(0);
+        CK(cudaDeviceSynchronize());
+        if (gt_cupti_last(&kt) == 0 && kt.end > kt.start && i >= 0)
+            t_cupti.push_back((double)(kt.end - kt.start));
+    }
     int resident = 0;
     if (d->cluster > 1) {
         CUlaunchConfig cfg = {};
@@ -439,7 +478,9 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     rep.clock_ghz = recc.ghz > 0 ? recc.ghz : khz / 1e6;   /* the recorded launch's own SM clock */
     time_t now = time(NULL);
     strftime(rep.date, sizeof rep.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    rep.kernel_ns = median(t_ours);
+    rep.event_ns = median(t_ours);
+    rep.cupti = cupti && t_cupti.size() == (size_t)reps;
+    rep.kernel_ns = rep.cupti ? median(t_cupti) : rep.event_ns;
     rep.blas_ns = median(t_blas);
     rep.reps = reps;
     rep.mismatches = bad;
@@ -455,6 +496,11 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     rep.nfindings = nfnd;
     memcpy(rep.findings, fnd, sizeof fnd);
     snprintf(rep.blas_why, sizeof rep.blas_why, "%s", bl.why);
+    if (o->counters) {
+        char cpath[4200];
+        run_write_counters(d, dev.name, rep.date, launch_untimed<decltype(launch)>, &launch, o->out_path, cpath,
+                           sizeof cpath);
+    }
     int rc = gemm_write_trace(d, o, &rep, ev.data(), evn.data(), rec_ctas, nwarps, ev_cap);
     gemm_print_report(&rep, o->fmt);
     blas_free(bl);

@@ -26,6 +26,8 @@ typedef struct gemm_run_opts {
     const char *desc_path, *out_path, *fmt, *src_path;
     int reps;
     uint32_t trace_ctas;
+    const char *lock_path;         /* --gpu-lock: GPU work under an exclusive lock on this file (NULL: none) */
+    int counters;                  /* Range Profiler counters of one untimed launch beside the trace */
 } gemm_run_opts;
 
 typedef struct gemm_report {
@@ -34,7 +36,10 @@ typedef struct gemm_report {
     int driver_version;
     double clock_ghz;              /* SM clock the trace's cycles are converted with: the recorded launch's own
                                       (rec_sm_ghz), else the device's clock rate */
-    double kernel_ns, blas_ns, rec_ns;   /* medians (rec: the one recorded launch) */
+    double kernel_ns, blas_ns, rec_ns;   /* medians (rec: the one recorded launch); kernel_ns from CUPTI's
+                                            kernel records where CUPTI works, else as event_ns */
+    double event_ns;               /* the generated kernel's median by cudaEvents around its launch (as cuBLASLt's) */
+    int cupti;                     /* kernel_ns is CUPTI's */
     double sm_ghz, rec_sm_ghz;     /* SM clock in the kernel: median over CTAs of clock64 / globaltimer
                                       (sm_ghz: the median over the timed launches; 0: not measured) */
     double start_spread_ns;        /* the last timed launch: first to last CTA start */

@@ -9,4 +9,21 @@
  * 2 bad input or no GPU. */
 int hw_cmd_run(int argc, char **argv);
 
+#ifdef __cplusplus
+#include "desc.h"
+#include "prof.h"
+
+/* Several runs may compile at once; the GPU work of one at a time (--gpu-lock FILE): an
+ * exclusive flock on path, held until the process ends. The descriptor, or -1 (no path,
+ * or the lock failed). */
+int run_gpu_lock(const char *path);
+
+/* The Range Profiler counters of one untimed launch (launch_fn(ctx), auto range, kernel
+ * replay), written beside the trace out_path as NAME.counters.json (its path into path):
+ * memory bytes, shared-memory wavefronts, SM cycles, issue and warp-state counters. A
+ * warning on stderr when the profiler gives none. */
+void run_write_counters(const pipe_desc *d, const char *gpu, const char *date, hw_prof_launch_fn launch_fn, void *ctx,
+                        const char *out_path, char *path, size_t pathcap);
+#endif
+
 #endif

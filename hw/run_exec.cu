@@ -151,7 +151,8 @@ void prof_log_cb(void *user, hw_prof_log_kind kind, const char *text)
 
 /* The counters of one untimed launch: fills up to max metrics of want[] that the device
  * offers; returns their number, or -1 with msg. */
-int pipe_counters(const char *const *want, int nwant, runner *R, const char **names, double *values, int max,
+int pipe_counters(const char *const *want, int nwant, hw_prof_launch_fn launch_fn, void *ctx, const char **names,
+                  double *values, int max,
                   char *log, size_t logsz, char *msg, size_t msgsz)
 {
     static const char *const filters[] = {"stalled", NULL};
@@ -169,7 +170,7 @@ int pipe_counters(const char *const *want, int nwant, runner *R, const char **na
         return -1;
     int n = hw_prof_nmetrics(prof);
     double v[2 * 64];
-    int ranges = hw_prof_collect(prof, launch_rec_cb, R, v, 64, msg, msgsz);
+    int ranges = hw_prof_collect(prof, launch_fn, ctx, v, 64, msg, msgsz);
     if (ranges == 0)
         snprintf(msg, msgsz, "no range recorded");
     if (ranges > 0) {
@@ -284,18 +285,6 @@ cta_timeline timeline_of(const std::vector<uint64_t> &ctime, const std::vector<u
     return t;
 }
 
-/* Several runs may compile at once; the GPU work of one at a time (--gpu-lock). */
-int gpu_lock(const char *path)
-{
-    if (!path)
-        return -1;
-    int fd = open(path, O_RDWR | O_CREAT, 0644);
-    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
 
 void usage(FILE *f)
 {
@@ -441,9 +430,22 @@ void driver_version(char drv[32])
     fclose(vf);
 }
 
-/* The counters of a separate, untimed launch, written to TRACE.counters.json (path). */
-void write_counters(const pipe_desc *d, const char *gpu, const char *date, runner *R, const char *out_path, char *path,
-                    size_t pathcap)
+} // namespace
+
+int run_gpu_lock(const char *path)
+{
+    if (!path)
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+void run_write_counters(const pipe_desc *d, const char *gpu, const char *date, hw_prof_launch_fn launch_fn, void *ctx,
+                        const char *out_path, char *path, size_t pathcap)
 {
     char msg[600];
     static const char *const want_m[] = {
@@ -496,7 +498,7 @@ void write_counters(const pipe_desc *d, const char *gpu, const char *date, runne
     double vals[48];
     static char plog[16384];
     plog[0] = 0;
-    int n = pipe_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), R, names, vals, 48, plog, sizeof plog,
+    int n = pipe_counters(want_m, (int)(sizeof want_m / sizeof want_m[0]), launch_fn, ctx, names, vals, 48, plog, sizeof plog,
                           msg, sizeof msg);
     snprintf(path, pathcap, "%.*s.counters.json",
              (int)(strlen(out_path) > 4 && !strcmp(out_path + strlen(out_path) - 4, ".tmt") ? strlen(out_path) - 4
@@ -520,6 +522,8 @@ void write_counters(const pipe_desc *d, const char *gpu, const char *date, runne
     if (n < 0)
         fprintf(stderr, "tmahw run: warning: counters: %s\n", msg);
 }
+
+namespace {
 
 /* What `tmahw run` found, for its report. */
 struct run_report {
@@ -772,7 +776,7 @@ int hw_cmd_run(int argc, char **argv)
         return EXIT_BAD;
     }
     if (d.math == PIPE_MATH_WGMMA) {
-        gemm_run_opts go = {desc_path, out_path, fmt, src_path, reps, trace_ctas};
+        gemm_run_opts go = {desc_path, out_path, fmt, src_path, reps, trace_ctas, lock_path, counters};
         return gemm_cmd_run(&d, &go);
     }
     run_gen_info g;
@@ -872,7 +876,7 @@ int hw_cmd_run(int argc, char **argv)
         fprintf(stderr, "tmahw run: reference: %s: %s\n", e.rule, e.detail);
         return EXIT_BAD;
     }
-    const int lock_fd = gpu_lock(lock_path);
+    const int lock_fd = run_gpu_lock(lock_path);
     if (lock_path && lock_fd < 0) {
         fprintf(stderr, "tmahw run: --gpu-lock: cannot lock '%s'\n", lock_path);
         return EXIT_BAD;
@@ -1038,7 +1042,7 @@ int hw_cmd_run(int argc, char **argv)
     /* ---- counters (separate, untimed launch) ---- */
     char counters_path[600] = "";
     if (counters && !hung)
-        write_counters(&d, dev.name, date, &R, out_path, counters_path, sizeof counters_path);
+        run_write_counters(&d, dev.name, date, launch_rec_cb, &R, out_path, counters_path, sizeof counters_path);
 
     if (lock_fd >= 0)
         close(lock_fd);   /* releases the lock */

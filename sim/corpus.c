@@ -217,3 +217,84 @@ size_t corpus_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *b
     }
     return o.len;
 }
+
+/* The wgmma family's space: the GEMM pipelines `tmahw run` generates (pipe_gemm.h).
+ *   dtype       bf16 35%, f16 15%, e4m3 35%, e5m2 15%; K-major A and B with 128-byte swizzle,
+ *               one 128-byte row of K per operand row and stage
+ *   warps       one producer, 1 or 2 consumer warpgroups (64 rows of the tile each)
+ *   shape       m64nNk(32 bytes): N 64-256 in steps of 64 with the TMA epilogue (its C boxes
+ *               are 64 columns wide), 32-256 in steps of 32 with the direct one
+ *   stages      2-8 within shared memory; wgmma_wait 0-2 below the stages; release_lag
+ *               wgmma_wait (70%) or one more
+ *   grid        132 persistent CTAs (80%) or 64-120; cluster 2 with B multicast (25%);
+ *               group_m 1, 4, 8, 16
+ *   gemm        M and N multiples of the tile (cluster included), a quarter of a wave to six
+ *               waves of tiles over the grid, K 4-256 stages of the tile's K (log-uniform) */
+static void wgmma_sizes(rng *r, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ctas, uint32_t g[3])
+{
+    static const uint32_t quarters[] = {1, 2, 3, 4, 4, 6, 8, 12, 16, 24};
+    uint32_t tiles = ctas * pick(r, quarters, 10) / 4u;
+    if (tiles < 1)
+        tiles = 1;
+    /* tiles = mt x nt, each side at most 16384 elements */
+    uint32_t mt_max = 16384u / bm, nt_max = 16384u / bn;
+    uint32_t mt = 1u << below(r, 8);
+    while (mt > 1 && (mt > tiles || mt > mt_max))
+        mt /= 2;
+    uint32_t nt = (tiles + mt - 1) / mt;
+    if (nt > nt_max)
+        nt = nt_max;
+    g[0] = mt * bm;
+    g[1] = nt * bn;
+    uint32_t kb = pow2(r, 2, 8);
+    kb += below(r, kb);
+    if (kb * bk > 16384u)
+        kb = 16384u / bk;
+    g[2] = kb * bk;
+}
+
+size_t corpus_wgmma_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *buf, size_t cap, char name[32])
+{
+    rng r = {seed * 0x2545F4914F6CDD1Dull ^ ((uint64_t)index << 20) ^ attempt ^ (0x5747ull << 40)};
+    next(&r);
+    out o = {buf, cap, 0};
+    snprintf(name, 32, "wgmma_%04u_%04u", (unsigned)(seed % 10000u), index % 10000u);
+    static const char *const dtypes[] = {"bf16", "f16", "e4m3", "e5m2"};
+    static const char *const carriers[] = {"bf16", "f16", "u8", "u8"};
+    uint32_t u = below(&r, 20), dt = u < 7 ? 0 : u < 10 ? 1 : u < 17 ? 2 : 3;
+    uint32_t eb = dt < 2 ? 2 : 1, bk = 128u / eb, kinst = 32u / eb;
+    uint32_t groups = 1 + below(&r, 2), bm = 64u * groups;
+    int tma_epi = below(&r, 4) != 0;
+    uint32_t bn = tma_epi ? 64u * (1 + below(&r, 4)) : 32u * (1 + below(&r, 8));
+    uint32_t cluster = below(&r, 4) == 0 ? 2 : 1;
+    /* shared memory as the generated kernel lays it out (hw/gemm_gen.c) within 227 KB */
+    uint32_t stage = 128u * (bm + bn), fixed = (tma_epi ? groups * 64u * bn * 2u : 0) + 1024u;
+    uint32_t smax = (232448u - fixed) / (stage + 16u);
+    if (smax > 8)
+        smax = 8;
+    uint32_t stages = smax >= 2 ? 2 + below(&r, smax - 1) : 2;
+    uint32_t wmax = stages - 1 < 2 ? stages - 1 : 2;
+    uint32_t wait = below(&r, wmax + 1);
+    uint32_t lag = wait + (wait + 1 < stages && below(&r, 10) >= 7);
+    static const uint32_t grids[] = {64, 96, 120};
+    uint32_t ctas = below(&r, 5) ? 132 : pick(&r, grids, 3);
+    static const uint32_t groups_m[] = {1, 4, 8, 16};
+    uint32_t group_m = pick(&r, groups_m, 4);
+    uint32_t g[3];
+    wgmma_sizes(&r, bm * cluster, bn, bk, ctas, g);
+
+    put(&o, "# generated: tmasim corpus --family wgmma --seed %llu, candidate %u, draw %u\n", (unsigned long long)seed, index,
+        attempt);
+    put(&o, "name: %s\nmode: warp_specialized\n", name);
+    put(&o, "grid: {ctas: %u, ctas_per_sm: 1}\n", ctas);
+    if (cluster > 1)
+        put(&o, "cluster: {size: %u, multicast: true}\n", cluster);
+    put(&o, "warps: {producer: 1, consumer: %u}\nstages: %u\n", 4 * groups, stages);
+    put(&o, "gemm: {m: %u, n: %u, k: %u, group_m: %u, epilogue: %s}\ntensors:\n", g[0], g[1], g[2], group_m,
+        tma_epi ? "tma" : "direct");
+    put(&o, "  - {name: A, dtype: %s, dims: [%u, %u], box: [%u, %u], swizzle: 128b}\n", carriers[dt], g[2], g[0], bk, bm);
+    put(&o, "  - {name: B, dtype: %s, dims: [%u, %u], box: [%u, %u], swizzle: 128b}\n", carriers[dt], g[2], g[1], bk, bn);
+    put(&o, "consumer:\n  math: {kind: wgmma, shape: m64n%uk%u, dtype: %s, accumulate: f32, a: smem}\n", bn, kinst, dtypes[dt]);
+    put(&o, "  wgmma_wait: %u\n  release_lag: %u\n", wait, lag);
+    return o.len;
+}

@@ -25,6 +25,11 @@ int corpus_split(const char *name);
  * ("corpus_SSSS_NNNN") into name. */
 size_t corpus_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *buf, size_t cap, char name[32]);
 
+/* The same for the wgmma family: GEMM pipelines (math kind wgmma, persistent tiles and an
+ * epilogue) drawn over the space the generated GEMM kernel covers; names
+ * "wgmma_SSSS_NNNN". Draws nothing of corpus_candidate's stream. */
+size_t corpus_wgmma_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *buf, size_t cap, char name[32]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #define P(field) offsetof(pipe_params, field)
 #define H100_CAL "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), "
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
+#define GEMM_INSTR "measured: instructions the generated GEMM kernels execute (smsp__inst_executed, Range Profiler) over the fit half of the random wgmma corpus (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2), least squares of each kernel's count relative to itself on its stages, its consumer warps' stages, its consumer warps' tiles times N, and its CTAs (relative error p10..p90 of the fit -10..+9%, of the test half -3..+9%; the test half on its own: 61.9 per stage, 82.8 per consumer warp and stage; scripts/gemm-instr.py): "
 #define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -17..+13%, p10..p90): one instruction takes one issue slot of its sub-partition. "
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
 #define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
@@ -239,6 +240,17 @@ static const params_info table[] = {
      "442.3 ns per stage whatever is in flight; less the stage's 48 KiB at the same run's tma_bytes_per_ns_sm "
      "(210.6 B/ns): 209.0 ns. One thread's 16 KiB boxes alone: 323 ns per box whatever is in flight. H100: the H200's "
      "value"},
+    {"gemm_produce_slots", P(gemm_produce_slots), 61.6, "slots",
+     GEMM_INSTR "per stage of a CTA (its producer thread's loop), 61.6"},
+    {"gemm_consume_slots", P(gemm_consume_slots), 83.9, "slots",
+     GEMM_INSTR "per consumer warp and stage, 83.9 (the epilogue: 1.26 per consumer warp, tile and column of N; "
+     "per CTA 705)"},
+    {"gemm_load_latency_ns", P(gemm_load_latency_ns), 381.6, "ns",
+     "measured: tmahw calibrate --only clock,gemm_chain on the H200 (traces/h200/calibration/gemm_chain.params, "
+     "2026-11-25 06:34 UTC, commit ae2fb45): every SM's thread loading one stage at a time of an A box (64 or 128 "
+     "rows) and a B box (32-256 rows) from L2, shared as the GEMM's group_m 8 walk shares them: issue to seen "
+     "complete 443 ns (12 KiB) to 608 ns (48 KiB), least squares over 7 sizes: 381.6 ns plus 211.6 B/ns (the "
+     "idle machine's one load: l2_latency_ns). H100: the H200's value"},
     {"expect_tx_alone_ns", P(expect_tx_alone_ns), 3.99, "ns",
      H100_CAL "mbarrier: lane 0, 256 mbarrier.arrive.expect_tx, warp time each (the H200: 3.99 as well): the GEMM "
      "producer's per-stage arrive (expect_tx_ns is the generated pipeline producer's time to its first copy)"},

@@ -87,6 +87,14 @@ typedef struct pipe_params {
     double wgmma_cycles_per_col, wgmma_copy_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
     /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
     double expect_tx_alone_ns;
+    /* the generated GEMM kernel's instructions (hw/gemm_kernel.cuh), each an issue slot of
+     * its sub-partition: the producer thread's per stage (empty wait, expect_tx, the loads,
+     * the loop) and a consumer warp's per stage (full wait, fence, the wgmma with their
+     * descriptors, commit, wait_group, release, the loop) */
+    double gemm_produce_slots, gemm_consume_slots;
+    /* a GEMM stage's copies from L2 while every SM loads its own: issue to complete_tx
+     * beyond the bytes at the TMA rate (the idle machine's is l2_latency_ns) */
+    double gemm_load_latency_ns;
     /* the GEMM producer thread's time per stage beyond its bytes at tma_bytes_per_ns_sm: one
      * thread's stages of copies complete one after another */
     double gemm_step_ns;

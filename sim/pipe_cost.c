@@ -116,7 +116,11 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
     }
     s->dram_bytes += bytes * (1.0 - l2_hit);
     s->l2_bytes += bytes;
-    int64_t lat = (int64_t)((p->hbm_latency_ns * (1.0 - l2_hit) + p->l2_latency_ns * l2_hit) * 1000.0);
+    /* a GEMM's copies: every SM loads its stages at once (gemm_load_latency_ns), a miss adds
+     * DRAM's latency over L2's */
+    double l2_lat = s->gemm ? p->gemm_load_latency_ns : p->l2_latency_ns;
+    double hbm_lat = s->gemm ? p->gemm_load_latency_ns + p->hbm_latency_ns - p->l2_latency_ns : p->hbm_latency_ns;
+    int64_t lat = (int64_t)((hbm_lat * (1.0 - l2_hit) + l2_lat * l2_hit) * 1000.0);
     int64_t done = served + lat;
     int64_t unit = use_tma ? s->tma_free[sm] : s->ldg_free[sm];
     if (unit + lat > done)
@@ -340,8 +344,9 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
     return c + (int64_t)(latency_ns * 1000);
 }
 
-/* A consumer warpgroup's wgmma group of iteration i (its lead warp issues it): the fence,
- * the stage's instructions and the commit take an issue slot each; the SM's tensor pipe
+/* A consumer warpgroup's wgmma group of iteration i (its lead warp issues it): the consumer
+ * warp's instructions of the stage (gemm_consume_slots) take its sub-partition's issue slots;
+ * the SM's tensor pipe
  * runs the instructions after those of the groups before it (both warpgroups share it) at
  * the pipe's measured cycles per instruction, at the clock the SM keeps under tensor load;
  * the group completes wgmma_latency_cycles after its last instruction. While TMA loads land
@@ -355,7 +360,7 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
     uint32_t sm = s->cta[w->cta].sm, k = pipe_gemm_instrs_per_stage(d);
-    int64_t issued = issue_cycles_end(s, w, 0, k + 2.0);
+    int64_t issued = issue_end(s, w, 0, p->gemm_consume_slots);
     int64_t start = issued > s->tensor_free[sm] ? issued : s->tensor_free[sm];
     double alone = k * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col) * s->ps_per_cycle;
     double slow = p->wgmma_copy_cycles_per_col > p->wgmma_cycles_per_col

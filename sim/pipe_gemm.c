@@ -87,6 +87,10 @@ int pipe_gemm_derive_shape(pipe_desc *d, err_info *e)
         rc = check_operand(d, 1, g->n, g->bn, e);
     if (rc != ERR_OK)
         return rc;
+    if (g->epilogue == PIPE_EPI_TMA && g->bn % 64)
+        return err_set(e, ERR_BAD_INPUT, "gemm.epilogue",
+                       "%s: field 'gemm.epilogue' = tma with a tile %u columns wide (the TMA store writes C in boxes of "
+                       "64 columns: N a multiple of 64, or epilogue: direct)", f, g->bn);
     if (d->cluster > 1 && (!d->multicast || d->cluster != 2))
         return err_set(e, ERR_BAD_INPUT, "cluster.size",
                        "%s: field 'cluster' (math kind wgmma): clusters of 2 with multicast (the CTAs of a cluster share "

@@ -117,11 +117,8 @@ static void gemm_evidence(const sim *s, pipe_result *r)
     ev->busy = leads > 0 ? (cons->issue_ns + cons->math_ns) / leads : 0;
     ev->hang = r->deadlock;
     r->math_util = ev->math_util;
-    double mem = ev->l2_util > ev->dram_util ? ev->l2_util : ev->dram_util, chain = gemm_chain_util(s, r);
-    r->verdict = r->deadlock                                     ? VERDICT_HANG
-                 : chain > mem && chain > ev->math_util          ? VERDICT_LATENCY
-                 : ev->math_util >= mem                          ? VERDICT_COMPUTE
-                                                                 : VERDICT_MEMORY;
+    ev->chain_util = gemm_chain_util(s, r);
+    r->verdict = verdict_decide_gemm(ev);
     r->bottleneck_kind = verdict_name(r->verdict);
 }
 
@@ -157,7 +154,7 @@ void pipe_evidence(const sim *s, pipe_result *r)
     /* shares of the consumers' lifetimes, as a recorded trace gives them (a CTA of a later
      * wave lives for part of the kernel) */
     double ctime = cons->life_ns > 0 ? cons->life_ns : (double)cons->warps * t;
-    verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1};
+    verdict_counters c = {.dram_bytes = s->dram_bytes, .l2_bytes = s->l2_bytes, .smem_wavefronts = -1, .sm_cycles = -1, .tensor_cycles = -1, .l2_read_bytes = -1};
     /* work as a recorded trace shows it: reads and math spans (issue steps are not spans there) */
     verdict_hw_evidence(d, p, t, &c, cons->wait_full_ns / ctime, (cons->read_ns + cons->math_ns) / ctime, &r->evidence);
     uint32_t sms_used = d->ctas < s->sms ? d->ctas : s->sms;

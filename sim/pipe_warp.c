@@ -244,7 +244,8 @@ static int64_t step_issue(sim *s, warp *w)
     if (s->d->mode == PIPE_CPASYNC)
         return produced(s, w, produce_cpasync(s, w));
     int64_t own = produce_tma(s, w);
-    return produced(s, w, issue_end(s, w, own, s->d->ntensors * s->p->produce_issue_cycles) - s->now);
+    double slots = s->gemm ? s->p->gemm_produce_slots : s->d->ntensors * s->p->produce_issue_cycles;
+    return produced(s, w, issue_end(s, w, own, slots) - s->now);
 }
 
 /* The st.async loop is done: the remote expect_tx on the peer's full barrier; the last

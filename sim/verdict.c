@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "pipe.h"
+#include "pipe_gemm.h"
 #include "pipe_plan.h"
 
 verdict_kind verdict_decide(const verdict_evidence *ev)
@@ -116,4 +117,56 @@ void verdict_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel
     out->math_util = pipe / (t * pipe_plan_clock_ghz(d, p) * smsp);
     out->wait_data = wait_data;
     out->busy = busy;
+    out->chain_util = -1;
+}
+
+verdict_kind verdict_decide_gemm(const verdict_evidence *ev)
+{
+    if (ev->hang)
+        return VERDICT_HANG;
+    double mem = ev->l2_util > ev->dram_util ? ev->l2_util : ev->dram_util;
+    if (ev->chain_util > mem && ev->chain_util > ev->math_util)
+        return VERDICT_LATENCY;
+    return ev->math_util >= mem ? VERDICT_COMPUTE : VERDICT_MEMORY;
+}
+
+double verdict_gemm_chain_util(const pipe_desc *d, const pipe_params *p, double kernel_ns)
+{
+    double bytes = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++)
+        bytes += d->multicast ? (double)d->tensors[t].tx_bytes / d->cluster : (double)d->tensors[t].tx_bytes;
+    double step = p->gemm_step_ns + bytes / p->tma_bytes_per_ns_sm, stages = 0;
+    for (uint32_t c = 0; c < d->ctas; c++)
+        stages += (double)pipe_gemm_cta_tiles(d, c) * d->gemm.k_iters;
+    return d->ctas && kernel_ns > 0 ? stages * step / (kernel_ns * d->ctas) : 0;
+}
+
+void verdict_gemm_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel_ns, const verdict_counters *c,
+                              double wait_data, verdict_evidence *out)
+{
+    verdict_hw_evidence(d, p, kernel_ns, c, wait_data, -1, out);
+    const double t = kernel_ns > 0 ? kernel_ns : 1;
+    const uint32_t sms = sms_in_use(d, p);
+    if (c->tensor_cycles >= 0 && c->sm_cycles > 0) {
+        out->math_util = c->tensor_cycles / (4.0 * c->sm_cycles * sms);
+    } else {
+        double instr = 0;
+        for (uint32_t k = 0; k < d->ctas; k++)
+            instr += (double)pipe_gemm_cta_tiles(d, k) * d->gemm.k_iters * d->gemm.consumer_groups *
+                     pipe_gemm_instrs_per_stage(d);
+        double cycles = instr * pipe_gemm_instr_cycles(d, p->wgmma_cycles_per_col);
+        out->math_util = cycles / (t * pipe_plan_clock_ghz(d, p) * sms);
+    }
+    if (c->l2_read_bytes >= 0) {
+        /* each operand's share of the bytes a CTA loads (a multicast slice for B) at L2's
+         * rate for that operand's readers */
+        double per_byte = 0, total = 0;
+        for (uint32_t k = 0; k < 2; k++) {
+            double b = d->multicast ? (double)d->tensors[k].tx_bytes / d->cluster : (double)d->tensors[k].tx_bytes;
+            per_byte += b / pipe_l2_share_rate(p, pipe_gemm_readers(d, k ? WG_B : WG_A));
+            total += b;
+        }
+        out->l2_util = total > 0 ? c->l2_read_bytes * per_byte / total / t : -1;
+    }
+    out->chain_util = verdict_gemm_chain_util(d, p, kernel_ns);
 }

@@ -33,6 +33,8 @@ typedef struct verdict_evidence {
     double math_util;      /* math pipe busy time / (pipe time of the sub-partitions in use) */
     double wait_data;      /* consumers' (mixed warps') time blocked waiting for their data */
     double busy;           /* consumers' time reading, computing and issuing */
+    double chain_util;     /* GEMM: the producer threads' chains of stages, one after another (gemm_step_ns plus
+                              the stage's bytes at the SM's TMA rate each), share of the kernel per CTA */
     int hang;
 } verdict_evidence;
 
@@ -43,6 +45,10 @@ typedef struct verdict_evidence {
 #define VERDICT_BUSY 0.60
 
 verdict_kind verdict_decide(const verdict_evidence *ev);
+/* A GEMM's verdict (math kind wgmma): the busiest of its three limits names it: latency
+ * when the producers' chains of stages exceed both memory and the tensor pipes, compute
+ * when the tensor pipes are at least as busy as memory, else memory. */
+verdict_kind verdict_decide_gemm(const verdict_evidence *ev);
 const char *verdict_name(verdict_kind k);   /* "memory", "smem", "compute", "latency", "synchronization", "hang" */
 
 /* Consumer (or mixed) warps' shares of their lifetime in a trace: waits on full
@@ -58,6 +64,9 @@ typedef struct verdict_counters {
     double l2_bytes;          /* lts__t_bytes.sum */
     double smem_wavefronts;   /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
     double sm_cycles;         /* sm__cycles_elapsed.max */
+    double tensor_cycles;     /* sm__pipe_tensor_op_hmma_cycles_active.sum: the tensor pipes' active cycles summed
+                                 over the SMs' four sub-partitions (wgmma included) */
+    double l2_read_bytes;     /* lts__t_sectors_srcunit_tex_op_read.sum x 32: what the SMs (TMA included) read */
 } verdict_counters;
 
 /* Evidence of a recorded run: kernel_ns measured, counters as recorded, the math the
@@ -65,6 +74,21 @@ typedef struct verdict_counters {
  * from its trace (verdict_trace_shares; pass -1 when there is none). */
 void verdict_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel_ns, const verdict_counters *c,
                          double wait_data, double busy, verdict_evidence *out);
+
+/* The producer threads' chains of a GEMM (the simulator's gemm_step_floor): every CTA's
+ * stages at gemm_step_ns plus the stage's bytes at the SM's TMA rate, over kernel_ns per
+ * CTA. */
+double verdict_gemm_chain_util(const pipe_desc *d, const pipe_params *p, double kernel_ns);
+
+/* Evidence of a recorded GEMM, the quantities the simulator's GEMM verdict weighs: the
+ * tensor pipes' share of the SMs' cycles from the tensor counter (its four sub-partitions'
+ * cycles over four times the SM cycles; priced from the description's instructions at the
+ * calibrated cycles when the counter is absent), L2 as the bytes the SMs read at L2's rate
+ * for as many readers as the simulator derives per operand (pipe_gemm_readers), DRAM as
+ * verdict_hw_evidence, the chains priced (verdict_gemm_chain_util), the consumers' waits
+ * from the trace. */
+void verdict_gemm_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel_ns, const verdict_counters *c,
+                              double wait_data, verdict_evidence *out);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "cli_run.h"
 #include "corpus.h"
 #include "desc.h"
+#include "pipe.h"
 
 Test(corpus, same_seed_same_text_other_seed_other_text)
 {
@@ -111,4 +112,51 @@ Test(corpus, command_is_deterministic_and_checks_flags, .timeout = 120)
     cr_expect_eq(count_lines(bad.err), 1, "%s", bad.err);
     cr_expect(strstr(bad.err, "--count"), "%s", bad.err);
     done(&bad);
+}
+
+/* The wgmma family: deterministic, apart from the pipelines family's stream, every
+ * candidate a GEMM the simulator accepts without findings, and the space covered: every
+ * dtype, one and two consumer warpgroups, both epilogues, multicast clusters, grids of one
+ * to several waves of tiles. */
+Test(corpus, wgmma_family_is_valid_and_covers_its_space, .timeout = 120)
+{
+    static char text[8192], again[8192], other[8192];
+    static pipe_desc d;
+    uint32_t dtypes[8] = {0}, groups[4] = {0}, epi[PIPE_EPI_COUNT] = {0}, mcast = 0, several = 0, under = 0, valid = 0;
+    for (uint32_t i = 0; i < 120; i++) {
+        char name[32], n2[32], file[48];
+        size_t len = corpus_wgmma_candidate(11, i, 0, text, sizeof text, name);
+        cr_assert_lt(len, sizeof text);
+        corpus_wgmma_candidate(11, i, 0, again, sizeof again, n2);
+        cr_assert_str_eq(text, again, "candidate %u differs between two draws", i);
+        corpus_candidate(11, i, 0, other, sizeof other, n2);
+        cr_assert(strcmp(text, other), "candidate %u repeats the pipelines family", i);
+        cr_assert(strncmp(name, "wgmma_0011_", 11) == 0, "%s", name);
+        snprintf(file, sizeof file, "%s.yaml", name);
+        err_info e = {0};
+        cr_assert_eq(desc_parse_yaml(text, len, file, &d, &e), ERR_OK, "%s: %s\n%s", name, e.detail, text);
+        pipe_result r;
+        cr_assert_eq(pipe_run(&d, NULL, &r, &e), ERR_OK, "%s: %s", name, e.detail);
+        cr_expect_eq(r.findings, 0, "%s: a finding in a drawn GEMM", name);
+        valid += r.findings == 0 && !r.deadlock;
+        cr_assert_eq(d.math, PIPE_MATH_WGMMA);
+        dtypes[d.wgmma.dtype & 7]++;
+        groups[d.gemm.consumer_groups & 3]++;
+        epi[d.gemm.epilogue]++;
+        mcast += d.multicast && d.cluster == 2;
+        uint32_t tiles = d.gemm.tiles;
+        several += tiles > 2 * d.ctas;
+        under += tiles < d.ctas;
+    }
+    cr_expect_eq(valid, 120);
+    for (int t = 0; t < 5; t++)
+        if (t != 2)   /* tf32 is not drawn */
+            cr_expect_gt(dtypes[t], 5, "wgmma dtype %d drawn %u times", t, dtypes[t]);
+    cr_expect_gt(groups[1], 20);
+    cr_expect_gt(groups[2], 20);
+    cr_expect_gt(epi[PIPE_EPI_TMA], 20);
+    cr_expect_gt(epi[PIPE_EPI_DIRECT], 10);
+    cr_expect_gt(mcast, 10);
+    cr_expect_gt(several, 10);
+    cr_expect_gt(under, 5);
 }

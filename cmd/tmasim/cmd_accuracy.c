@@ -166,7 +166,7 @@ static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, c
     verdict_evidence *ev = &r->ev_hw;
     r->issue = -1;
     char path[4200];
-    verdict_counters c = {-1, -1, -1, -1};
+    verdict_counters c = {-1, -1, -1, -1, -1, -1};
     snprintf(path, sizeof path, "%s/%s.counters.json", dir, name);
     json_t *cj = json_load_file(path, 0, NULL);
     json_t *m = cj ? json_object_get(cj, "metrics") : NULL;
@@ -176,12 +176,18 @@ static void hw_evidence(const char *dir, const char *name, const pipe_desc *d, c
         c.l2_bytes = jnum(m, "lts__t_bytes.sum", -1);
         c.smem_wavefronts = jnum(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", -1);
         c.sm_cycles = jnum(m, "sm__cycles_elapsed.max", -1);
+        c.tensor_cycles = jnum(m, "sm__pipe_tensor_op_hmma_cycles_active.sum", -1);
+        double sectors = jnum(m, "lts__t_sectors_srcunit_tex_op_read.sum", -1);
+        c.l2_read_bytes = sectors >= 0 ? 32 * sectors : -1;
         hw_issue_profile(m, r);
     }
     json_decref(cj);
     double wait = -1, busy = -1;
     trace_shares(dir, name, write_shares, &wait, &busy);
-    verdict_hw_evidence(d, p, hw_ns, &c, wait, busy, ev);
+    if (d->math == PIPE_MATH_WGMMA)
+        verdict_gemm_hw_evidence(d, p, hw_ns, &c, wait, ev);
+    else
+        verdict_hw_evidence(d, p, hw_ns, &c, wait, busy, ev);
 }
 
 /* Whether DIR/superseded.txt names the description: a recording whose kernel did not do
@@ -239,7 +245,7 @@ static int one(const char *dir, const char *name, const pipe_params *p, int writ
     r->err = r->sim_ns / r->hw_ns - 1.0;
     r->v_sim = res.verdict;
     hw_evidence(dir, name, &d, p, hw_ns, write_shares, r);
-    r->v_hw = verdict_decide(&r->ev_hw);
+    r->v_hw = d.math == PIPE_MATH_WGMMA ? verdict_decide_gemm(&r->ev_hw) : verdict_decide(&r->ev_hw);
     return 1;
 }
 

@@ -15,7 +15,8 @@
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: tmasim corpus --seed S --count N -o DIR [--min-us US] [--max-us US] [--format table|csv|json]\n"
+            "usage: tmasim corpus --seed S --count N -o DIR [--family pipelines|wgmma] [--min-us US] [--max-us US]\n"
+            "                     [--format table|csv|json]\n"
             "\n"
             "Writes N pipeline descriptions drawn at random (seed S) from the whole space the format allows\n"
             "(every mode, 1-32 stages, 1-16 CTAs per SM, a quarter of a wave to 4 waves, clusters 1-16 with\n"
@@ -25,6 +26,10 @@ static void usage(FILE *to)
             "prediction. A candidate is redrawn when `tmasim check` would refuse it (the rule is counted) or\n"
             "when its simulated time is outside [--min-us, --max-us] (default 5 .. 1500), so that the whole\n"
             "corpus records in minutes. The same seed and count give the same files.\n"
+            "  --family F   pipelines (default: the space above, names corpus_SSSS_NNNN) or wgmma: GEMM pipelines\n"
+            "               (math kind wgmma: bf16, f16, e4m3, e5m2; N 32-256; 1-2 consumer warpgroups; 2-8 stages;\n"
+            "               wgmma_wait 0-2; TMA or direct epilogue; cluster 2 with multicast; a quarter of a wave\n"
+            "               to six waves of tiles; names wgmma_SSSS_NNNN)\n"
             "exit status: 0 ok, 2 bad input\n");
 }
 
@@ -53,12 +58,14 @@ static void count_reject(tally *t, const char *rule)
     }
 }
 
+typedef size_t (*candidate_fn)(uint64_t seed, uint32_t index, uint32_t attempt, char *buf, size_t cap, char name[32]);
+
 /* Draws candidates for index i until one is valid and in the time window. */
-static int draw(uint64_t seed, uint32_t i, double min_ns, double max_ns, char *text, size_t cap, char name[32],
+static int draw(candidate_fn candidate, uint64_t seed, uint32_t i, double min_ns, double max_ns, char *text, size_t cap, char name[32],
                 pipe_desc *d, pipe_result *r, tally *t)
 {
     for (uint32_t attempt = 0; attempt < 10000; attempt++) {
-        size_t len = corpus_candidate(seed, i, attempt, text, cap, name);
+        size_t len = candidate(seed, i, attempt, text, cap, name);
         if (len >= cap)
             continue;
         char file[48];
@@ -120,7 +127,7 @@ static void print_tally(const tally *t, uint32_t n, cli_format fmt)
 
 /* Checks the flags; returns 0 with the values set, else an exit status. */
 static int parse_args(int argc, char **argv, uint64_t *seed, uint64_t *count, const char **dir, double *min_us,
-                      double *max_us, cli_format *fmt)
+                      double *max_us, cli_format *fmt, candidate_fn *candidate)
 {
     err_info e = {0};
     int have_seed = 0, have_count = 0;
@@ -132,7 +139,7 @@ static int parse_args(int argc, char **argv, uint64_t *seed, uint64_t *count, co
         }
         if (i + 1 >= argc || a[0] != '-') {
             fprintf(stderr, "tmasim corpus: '%s': unknown argument or missing value (allowed --seed, --count, -o, "
-                            "--min-us, --max-us, --format, --help)\n", a);
+                            "--family, --min-us, --max-us, --format, --help)\n", a);
             return EXIT_BAD_INPUT;
         }
         const char *v = argv[++i];
@@ -147,6 +154,12 @@ static int parse_args(int argc, char **argv, uint64_t *seed, uint64_t *count, co
             have_count = 1;
         } else if (!strcmp(a, "-o")) {
             *dir = v;
+        } else if (!strcmp(a, "--family")) {
+            if (strcmp(v, "pipelines") && strcmp(v, "wgmma")) {
+                fprintf(stderr, "tmasim corpus: --family: '%s' (allowed pipelines, wgmma)\n", v);
+                return EXIT_BAD_INPUT;
+            }
+            *candidate = strcmp(v, "wgmma") ? corpus_candidate : corpus_wgmma_candidate;
         } else if (!strcmp(a, "--min-us") || !strcmp(a, "--max-us")) {
             if (cli_parse_u64(v, a, 1, 10000000, &x, &e))
                 return cli_report("corpus", &e);
@@ -155,8 +168,8 @@ static int parse_args(int argc, char **argv, uint64_t *seed, uint64_t *count, co
             if (cli_format_parse(v, fmt, &e))
                 return cli_report("corpus", &e);
         } else {
-            fprintf(stderr, "tmasim corpus: '%s': unknown option (allowed --seed, --count, -o, --min-us, --max-us, "
-                            "--format, --help)\n", a);
+            fprintf(stderr, "tmasim corpus: '%s': unknown option (allowed --seed, --count, -o, --family, --min-us, "
+                            "--max-us, --format, --help)\n", a);
             return EXIT_BAD_INPUT;
         }
     }
@@ -178,7 +191,8 @@ int cmd_corpus(int argc, char **argv)
     const char *dir = NULL;
     double min_us = 5, max_us = 1500;
     cli_format fmt = CLI_FORMAT_TABLE;
-    int rc = parse_args(argc, argv, &seed, &count, &dir, &min_us, &max_us, &fmt);
+    candidate_fn candidate = corpus_candidate;
+    int rc = parse_args(argc, argv, &seed, &count, &dir, &min_us, &max_us, &fmt, &candidate);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -200,7 +214,7 @@ int cmd_corpus(int argc, char **argv)
     for (uint32_t i = 0; i < count && rc == 0; i++) {
         char name[32], path[4200];
         pipe_result r;
-        if (draw(seed, i, min_us * 1000, max_us * 1000, text, sizeof text, name, &d, &r, &t)) {
+        if (draw(candidate, seed, i, min_us * 1000, max_us * 1000, text, sizeof text, name, &d, &r, &t)) {
             fprintf(stderr, "tmasim corpus: candidate %u: no valid draw in 10000 attempts\n", i);
             rc = EXIT_BAD_INPUT;
             break;

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# Instructions the generated GEMM kernels (hw/gemm_kernel.cuh) execute, measured with the
+# Range Profiler's smsp__inst_executed over a recorded wgmma corpus's half: least squares of
+# each kernel's count (relative to itself) on its stages (the producer thread's loop), its
+# consumer warps' stages, its consumer warps' tiles times N (the epilogue) and its CTAs.
+# Prints the issue slots sim/params.c takes from it (gemm_produce_slots, gemm_consume_slots).
+#   python3 scripts/gemm-instr.py [fit|test|all] [DIR...]
+import json
+import os
+import sys
+
+from fitlib import die, field, lstsq, pct, split_of
+
+half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
+if half not in ('fit', 'test', 'all'):
+    die(f'half: {half!r} (allowed fit, test, all)')
+dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
+cols = ['stage', 'consumer warp stage', 'consumer warp tile column', 'cta']
+X, Y = [], []
+for d in dirs:
+    if not os.path.isdir(d):
+        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
+    for f in sorted(os.listdir(d)):
+        name = f[:-5]
+        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
+            continue
+        cf = os.path.join(d, name + '.counters.json')
+        if not os.path.exists(cf):
+            continue
+        m = json.load(open(cf)).get('metrics', {})
+        if 'smsp__inst_executed.sum' not in m:
+            continue
+        t = open(os.path.join(d, f)).read()
+        gm, gn, gk = field(t, r'\{m:\s*(\d+)'), field(t, r'\bn:\s*(\d+)'), field(t, r'\bk:\s*(\d+)')
+        groups, n = field(t, r'consumer:\s*(\d+)\}') // 4, field(t, r'shape:\s*m64n(\d+)')
+        bk = 64 if field(t, r'math:.*dtype:\s*(\w+)', str) in ('bf16', 'f16') else 128
+        tiles = (gm // (64 * groups)) * (gn // n)
+        stages, warps = tiles * (gk // bk), 4 * groups
+        X.append([stages, warps * stages, warps * tiles * n, field(t, r'ctas:\s*(\d+)')])
+        Y.append(m['smsp__inst_executed.sum'])
+if not Y:
+    die('no GEMM recording with instruction counts in ' + ', '.join(dirs))
+coef = lstsq([[x / y for x in r] for r, y in zip(X, Y)], [1.0] * len(Y))
+res = [sum(k * x for k, x in zip(coef, r)) / y - 1 for r, y in zip(X, Y)]
+print(f'{half} half: {len(Y)} kernels; instructions per event:')
+for c, v in zip(cols, coef):
+    print(f'  {c:26s} {v:8.2f}')
+print(f'  each kernel\'s count predicted within {100 * pct(res, 10):+.0f}% .. {100 * pct(res, 90):+.0f}% (p10 .. p90)')
