@@ -440,7 +440,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     unsigned long long rec_bad = diffs(g.C);
     /* the kernel's own execution: CUPTI's kernel records of as many launches again (the time
      * the corpus and the simulator compare; cudaEvents add the launch's overhead) */
-    std::vector<double> t_cupti;
+    std::vector<double> t_cupti, ghz_cupti;
     const int cupti = gt_cupti_on(msg, sizeof msg) == 0;
     if (!cupti)
         fprintf(stderr, "tmahw run: warning: CUPTI: %s; kernel_ns is the cudaEvent time\n", msg);
@@ -448,8 +448,11 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
         gt_kernel_time kt = {0, 0};
         launch(0);
         CK(cudaDeviceSynchronize());
-        if (gt_cupti_last(&kt) == 0 && kt.end > kt.start && i >= 0)
+        if (gt_cupti_last(&kt) == 0 && kt.end > kt.start && i >= 0) {
             t_cupti.push_back((double)(kt.end - kt.start));
+            CK(cudaMemcpy(hclk.data(), g.clk, hclk.size() * 8, cudaMemcpyDeviceToHost));
+            ghz_cupti.push_back(clocks_of(hclk, d->ctas).ghz);
+        }
     }
     int resident = 0;
     if (d->cluster > 1) {
@@ -489,6 +492,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     rep.host_bad = host_bad;
     rep.rec_ns = rec_ms * 1e6;
     rep.sm_ghz = median(ghz_ours);
+    rep.cupti_sm_ghz = median(ghz_cupti);
     rep.rec_sm_ghz = recc.ghz;
     rep.start_spread_ns = last.start_spread_ns;
     rep.late_ctas = last.late;

@@ -42,6 +42,7 @@ typedef struct gemm_report {
     int cupti;                     /* kernel_ns is CUPTI's */
     double sm_ghz, rec_sm_ghz;     /* SM clock in the kernel: median over CTAs of clock64 / globaltimer
                                       (sm_ghz: the median over the timed launches; 0: not measured) */
+    double cupti_sm_ghz;           /* the same over the launches CUPTI timed (kernel_ns) */
     double start_spread_ns;        /* the last timed launch: first to last CTA start */
     unsigned late_ctas;            /* ... CTAs that started after the first CTA ended (a second wave) */
     int resident_clusters;         /* cuOccupancyMaxActiveClusters (clusters > 1; 0 none, -1 failed) */

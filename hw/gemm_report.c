@@ -172,6 +172,7 @@ static void print_json(const gemm_report *r)
     printf("\"vs_cublaslt\":%.3f,\"reps\":%d,", r->blas_ns > 0 ? r->blas_ns / r->event_ns : 0, r->reps);
     printf("\"correct\":%s,\"hang\":null,",
            r->mismatches || r->rec_mismatches || r->host_bad ? "false" : "true");
+    printf("\"kernel_sm_ghz\":%.4f,", r->cupti_sm_ghz);
     printf("\"sm_ghz\":%.4f,\"recorded_sm_ghz\":%.4f,\"cta_start_spread_ns\":%.0f,\"late_ctas\":%u,\"resident_clusters\":%d,",
            r->sm_ghz, r->rec_sm_ghz, r->start_spread_ns, r->late_ctas, r->resident_clusters);
     printf("\"findings\":[");

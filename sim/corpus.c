@@ -229,7 +229,8 @@ size_t corpus_candidate(uint64_t seed, uint32_t index, uint32_t attempt, char *b
  *   grid        132 persistent CTAs (80%) or 64-120; cluster 2 with B multicast (25%);
  *               group_m 1, 4, 8, 16
  *   gemm        M and N multiples of the tile (cluster included), a quarter of a wave to six
- *               waves of tiles over the grid, K 4-256 stages of the tile's K (log-uniform) */
+ *               waves of tiles over the grid (of the cluster's tile pairs with clusters of 2),
+ *               K 4-256 stages of the tile's K (log-uniform, at most 16384) */
 static void wgmma_sizes(rng *r, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ctas, uint32_t g[3])
 {
     static const uint32_t quarters[] = {1, 2, 3, 4, 4, 6, 8, 12, 16, 24};

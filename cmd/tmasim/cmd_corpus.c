@@ -29,7 +29,7 @@ static void usage(FILE *to)
             "  --family F   pipelines (default: the space above, names corpus_SSSS_NNNN) or wgmma: GEMM pipelines\n"
             "               (math kind wgmma: bf16, f16, e4m3, e5m2; N 32-256; 1-2 consumer warpgroups; 2-8 stages;\n"
             "               wgmma_wait 0-2; TMA or direct epilogue; cluster 2 with multicast; a quarter of a wave\n"
-            "               to six waves of tiles; names wgmma_SSSS_NNNN)\n"
+            "               to six waves of tiles (of tile pairs with clusters); names wgmma_SSSS_NNNN)\n"
             "exit status: 0 ok, 2 bad input\n");
 }
 
