@@ -56,6 +56,18 @@ def lstsq(X, Y):
     return [M[i][k] / M[i][i] if abs(M[i][i]) > 1e-12 else 0.0 for i in range(k)]
 
 
+def relative_fit(half, cols, X, Y, width):
+    """Least squares of each kernel's count relative to itself (every kernel weighs the same)
+    on its events; prints the instructions per event and the spread of the fit. Returns them."""
+    coef = lstsq([[x / y for x in r] for r, y in zip(X, Y)], [1.0] * len(Y))
+    res = [sum(k * x for k, x in zip(coef, r)) / y - 1 for r, y in zip(X, Y)]
+    print(f'{half} half: {len(Y)} kernels; instructions per event:')
+    for c, v in zip(cols, coef):
+        print(f'  {c:{width}s} {v:8.2f}')
+    print(f'  each kernel\'s count predicted within {100 * pct(res, 10):+.0f}% .. {100 * pct(res, 90):+.0f}% (p10 .. p90)')
+    return coef
+
+
 def pct(v, q):
     v = sorted(v)
     i = (len(v) - 1) * q / 100

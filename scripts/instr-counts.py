@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from fitlib import die, descriptions, field, lstsq, pct, split_of
+from fitlib import die, descriptions, field, relative_fit, split_of
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -44,9 +44,4 @@ for name, d in descriptions(dirs):
     Y.append(m['smsp__inst_executed.sum'])
 if not Y:
     die('no recording of the kind measured in ' + ', '.join(dirs))
-coef = lstsq([[x / y for x in r] for r, y in zip(X, Y)], [1.0] * len(Y))
-res = [sum(k * x for k, x in zip(coef, r)) / y - 1 for r, y in zip(X, Y)]
-print(f'{half} half: {len(Y)} kernels; instructions per event:')
-for n, v in zip(cols, coef):
-    print(f'  {n:10s} {v:8.2f}')
-print(f'  each kernel\'s count predicted within {100 * pct(res, 10):+.0f}% .. {100 * pct(res, 90):+.0f}% (p10 .. p90)')
+relative_fit(half, cols, X, Y, 10)
