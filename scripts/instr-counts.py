@@ -11,11 +11,22 @@ import sys
 
 from fitlib import die, descriptions, field, relative_fit, split_of
 
+
+def read_words(text):
+    """32-bit words a lane loads per read instruction: bytes_per_lane / 4 for rows and cols,
+    ldmatrix .x4 (ldsm-a) 4 and .x2 (ldsm-b) 2; the generated read folds each word into its
+    checksum with an integer multiply-add."""
+    pat = field(text, r'pattern:\s*([\w-]+)', str, '')
+    if pat in ('ldsm-a', 'ldsm-b'):
+        return 4 if pat == 'ldsm-a' else 2
+    return field(text, r'bytes_per_lane:\s*(\d+)', int, 16) // 4
+
+
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
     die(f'half: {half!r} (allowed fit, test, all)')
 dirs = sys.argv[2:] or ['traces/h200/corpus']
-cols = ['step', 'group_step', 'read', 'ffma', 'mma', 'cp_trip', 'stas_trip', 'tensor', 'warp']
+cols = ['step', 'group_step', 'read', 'read_word', 'ffma', 'mma', 'cp_trip', 'stas_trip', 'tensor', 'warp']
 X, Y = [], []
 for name, d in descriptions(dirs):
     cf = os.path.join(d, name + '.counters.json')
@@ -33,12 +44,13 @@ for name, d in descriptions(dirs):
     kind, amount = field(t, r'kind:\s*(\w+)', str, 'none'), field(t, r'amount:\s*(\d+)', int, 0)
     tensors = t.count('- {name')
     reads = model.get('read_instructions_per_warp_stage', 0) if 'reads:' in t else 0
+    words = read_words(t)
     chunks = model.get('copy_bytes_per_stage', 0) // 16
     cp = sum(((r + 1) * chunks // cons - r * chunks // cons + 31) // 32 for r in range(cons)) if mode == 'cp_async' else 0
     sa = (chunks + 31) // 32 if mode == 'st_async' else 0
     steps = ctas * cons * it
     g = 'cpasync:' in t
-    X.append([0 if g else steps, steps if g else 0, steps * reads, steps * amount if kind == 'fma' else 0, steps * amount / 4096 if kind == 'mma' else 0,
+    X.append([0 if g else steps, steps if g else 0, steps * reads, steps * reads * words, steps * amount if kind == 'fma' else 0, steps * amount / 4096 if kind == 'mma' else 0,
               ctas * it * cp, ctas * prod * it * sa, ctas * it * tensors * (cons if mode == 'cp_async' else max(prod, 1)),
               ctas * (prod + cons)])
     Y.append(m['smsp__inst_executed.sum'])

@@ -11,7 +11,7 @@
 #define H100_CAL "measured: tmahw calibrate on the H100 (traces/h100/calibration, 2026-11-24 00:40 UTC; the file gives the spread and the sweep), "
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
 #define GEMM_INSTR "measured: instructions the generated GEMM kernels execute (smsp__inst_executed, Range Profiler) over the fit half of the random wgmma corpus (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2), least squares of each kernel's count relative to itself on its stages, its consumer warps' stages, its consumer warps' tiles times N, and its CTAs (relative error p10..p90 of the fit -10..+9%, of the test half -3..+9%; the test half on its own: 61.9 per stage, 82.8 per consumer warp and stage; scripts/gemm-instr.py): "
-#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -17..+13%, p10..p90): one instruction takes one issue slot of its sub-partition. "
+#define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, read instructions and the 32-bit words each lane loads with them, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -16..+11%, p10..p90): one instruction takes one issue slot of its sub-partition. "
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
 #define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
 #define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
@@ -156,12 +156,18 @@ static const params_info table[] = {
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 1 CTA per SM (the generated kernels: the same)"},
     {"clusters16_at8", P(clusters16_at8), 58, "clusters",
      H100_CAL "clusters: cudaOccupancyMaxActiveClusters, clusters of 16, 8 CTAs per SM (the generated kernels: the same)"},
-    {"read_issue_cycles", P(read_issue_cycles), 2.96, "cycles",
-     INSTR_COUNT "per shared-memory read instruction with its checksum fold: 2.96 (test half 3.80)"},
+    {"read_issue_cycles", P(read_issue_cycles), 1.12, "cycles",
+     INSTR_COUNT "per shared-memory read instruction besides the words it loads: 1.12 (test half 0.47); "
+     "each word adds read_word_issue_cycles"},
+    {"read_word_issue_cycles", P(read_word_issue_cycles), 1.29, "cycles",
+     INSTR_COUNT "per 32-bit word a lane loads (ld.shared u32/v2/v4: 1/2/4, ldmatrix .x2/.x4: 2/4): the generated "
+     "read folds each word into its checksum with an integer multiply-add (IMAD, the FMA pipe's half-rate "
+     "instruction; smsp__inst_executed_pipe_fma grows by 1.1-1.4 per word in the same fit): 1.29 (test half 1.69), "
+     "an ld.shared.v4 6.3 instructions where one instruction per read had given it 2.96"},
     {"int_issue_cycles", P(int_issue_cycles), 1.438, "cycles",
      "measured: smsp__cycles_active and smsp__inst_executed (Range Profiler) of the H200 corpus's fit half (traces/h200/corpus, seed 1, recorded 2026-11-25, commit 6bd87af), the 13 kernels whose sub-partitions always had another warp ready (not_selected stalls at least 1.5 per issue) and at most 3% mma.sync: least squares of each kernel's active cycles on its FFMA and its other instructions (scripts/issue-rate.py; each kernel within -8..+7%): 1.438 cycles per other instruction (test half 1.478, seed 2 1.359; kernels without FFMA 1.42..1.53) and 1.156 per FFMA (the ffma microbenchmark: 1.193). The issue microbenchmark (tmahw calibrate --only issue, traces/h200/calibration/issue.params, 2026-11-25 04:02 UTC) shows why it is above 1: at 8 warps per sub-partition an IMAD takes 2.00 cycles (the FMA pipe's integer half rate), LOP3 1.20, a mix of IMAD, shifts, LOP3 and adds 1.22; in the generated code's SASS IMAD is the most frequent integer instruction. Not yet measured on an H100, whose SMs are the same design"},
-    {"step_issue_cycles", P(step_issue_cycles), 104, "cycles",
-     INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 104 (test half 103); a commit-group step: group_step_issue_cycles"},
+    {"step_issue_cycles", P(step_issue_cycles), 103, "cycles",
+     INSTR_COUNT "per mbarrier consumer step outside its reads and math (wait probe, release, events, loop): 103 (test half 103); a commit-group step: group_step_issue_cycles"},
     {"ffma_unrolled_cycles", P(ffma_unrolled_cycles), 1.047, "cycles",
      "measured: tmahw calibrate --only ifetch on the H200 (traces/h200/calibration/ifetch.params, 2026-11-24 20:40 UTC; not yet on an H100, whose SMs are the same design): ifetch: the generated FFMA block fully unrolled (8 KiB of code), one warp per sub-partition: cycles per FFMA (the looped block of ffma_cycles pays its loop's branch besides)"},
     {"ffma_unrolled_smsp_cycles", P(ffma_unrolled_smsp_cycles), 1.010, "cycles",
@@ -180,17 +186,17 @@ static const params_info table[] = {
      H100_CAL "launch: 132 CTAs spinning 20 us on globaltimer: CUPTI kernel duration less the CTAs' first start "
      "to last end, 5 launches: the time CUPTI counts outside the CTAs (the first wave's own start and end outside "
      "its pipeline are cta_overhead_ns)"},
-    {"produce_issue_cycles", P(produce_issue_cycles), 175, "cycles",
+    {"produce_issue_cycles", P(produce_issue_cycles), 170, "cycles",
      INSTR_COUNT "per tensor of a producing step (TMA producer, cp.async and st.async copy loops): the tile's "
-     "coordinates by division from its id and its address, 175 (test half 174); the step besides its tensors "
+     "coordinates by division from its id and its address, 170 (test half 169); the step besides its tensors "
      "adds none that the fit can tell apart (negative when given its own term)"},
-    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 13.7, "cycles",
-     INSTR_COUNT "per trip of the cp.async copy loop (32 lanes' chunks): 13.7 (test half 15.4)"},
-    {"group_step_issue_cycles", P(group_step_issue_cycles), 43, "cycles",
+    {"ldgsts_slot_cycles", P(ldgsts_slot_cycles), 13.8, "cycles",
+     INSTR_COUNT "per trip of the cp.async copy loop (32 lanes' chunks): 13.8 (test half 13.0)"},
+    {"group_step_issue_cycles", P(group_step_issue_cycles), 40, "cycles",
      INSTR_COUNT "per commit-group consumer step outside its reads and math (cp.async.wait_group, the next copy's "
-     "commit, events, loop): 43 (test half 47)"},
-    {"stas_slot_cycles", P(stas_slot_cycles), 12.7, "cycles",
-     INSTR_COUNT "per trip of the st.async copy loop (32 lanes' 16-byte load and st.async): 12.7 (test half 9.5)"},
+     "commit, events, loop): 40 (test half 37)"},
+    {"stas_slot_cycles", P(stas_slot_cycles), 12.6, "cycles",
+     INSTR_COUNT "per trip of the st.async copy loop (32 lanes' 16-byte load and st.async): 12.6 (test half 10.6)"},
     {"lsu_bytes_per_cycle_smsp", P(lsu_bytes_per_cycle_smsp), 29.3, "B/cycle",
      H100_CAL "lds: one warp per sub-partition issuing conflict-free ld.shared.v4: 512 B per 17.5 cycles"},
     {"ldgsts_bytes_per_ns_sm", P(ldgsts_bytes_per_ns_sm), 64.1, "B/ns",

@@ -66,7 +66,7 @@ typedef struct pipe_params {
      * every warp on it): per shared-memory read instruction with its checksum fold, per
      * consume step outside reads and math, per trip of the cp.async and st.async copy
      * loops, per tensor of a producing step */
-    double read_issue_cycles, step_issue_cycles, group_step_issue_cycles, ldgsts_slot_cycles, stas_slot_cycles;
+    double read_issue_cycles, read_word_issue_cycles, step_issue_cycles, group_step_issue_cycles, ldgsts_slot_cycles, stas_slot_cycles;
     double produce_issue_cycles;
     /* cycles of a busy sub-partition per slot of those (the generated code's integer,
      * branch and memory instructions); an FFMA's slot costs ffma_cycles */

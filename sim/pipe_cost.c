@@ -236,7 +236,9 @@ int64_t read_step_end(sim *s, const warp *w)
     int64_t served = (s->now > s->port_free[sm] ? s->now : s->port_free[sm]) + port;
     s->port_free[sm] = served;
     s->port_busy += (double)port;
-    int64_t own = issue_end(s, w, issue, d->read_instructions * p->read_issue_cycles);
+    /* the checksum fold of the loaded words takes issue slots besides the loads */
+    double words = (double)d->read_bytes / 128.0;
+    int64_t own = issue_end(s, w, issue, d->read_instructions * p->read_issue_cycles + words * p->read_word_issue_cycles);
     return (served > own ? served : own) + (int64_t)((p->smem_latency_cycles + p->read_tail_cycles) * s->ps_per_cycle);
 }
 
@@ -296,10 +298,12 @@ int64_t math_step_end(sim *s, warp *w)
     int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
     s->smsp_busy += pipe;
     w->math_tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
-    /* an FFMA holds a busy sub-partition for ffma_cycles, an mma.sync for one cycle (its
-     * rate is the tensor pipe's) */
+    /* an FFMA holds a busy sub-partition for ffma_cycles; an mma.sync holds it for its
+     * tensor-pipe time: on busy sub-partitions the cycles are the sum of the tensor pipe's
+     * active cycles and the other instructions' issue, not the larger of the two
+     * (scripts/mma-issue.py) */
     double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
-                                             : ceil((double)d->math_amount / MMA_FLOPS_PER_INSTR);
+                                             : pipe_math_pipe_cycles(d, p);
     int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->math_tail;
     w->math_floor = s->now + own > slots ? s->now + own : slots;
     pipe_advance(s, q, s->now);

@@ -45,8 +45,8 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        cr_expect_leq(med, g ? 8.3 : 10.3, "median |error| of the test half");
-        cr_expect_leq(max, g ? 49.2 : 57.4, "largest |error| of the test half");
+        cr_expect_leq(med, g ? 7.7 : 10.6, "median |error| of the test half");
+        cr_expect_leq(max, g ? 51.9 : 59.3, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 81.5 : 79.0, "verdict agreement with the recorded evidence");
     }
     done(&r);
@@ -60,11 +60,13 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
-        /* corpus_0002_0083 and _0037 (one stage, 12 and more CTAs per SM) are faster in the
-         * model since the producer's step is measured, not the H100 examples' */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 8.2 : 8.7);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.1 : 40.7);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 85.5 : 88.0);
+        /* corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) is the worst, too
+         * fast in the model; the H200's verdicts 85.0%: mma.sync kernels whose consumers the
+         * model keeps busy on their sub-partitions (compute) where the trace's spans say
+         * synchronization */
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.1 : 8.7);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.9 : 40.7);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 84.9 : 88.0);
     }
     done(&r);
 }
