@@ -72,6 +72,9 @@
  *                         consumer, not the producer that issues the first copies) and that
  *                         ends with the CTA: its pairs are the CTA's start and end in the
  *                         trace
+ *   TMASCOPE_1D           1: the kernel's blocks and grid are one-dimensional (threadIdx.x
+ *                         and blockIdx.x are the thread's and the CTA's numbers), which
+ *                         saves the recording a few instructions where it numbers them
  *   TMASCOPE_EXTERN       1 in all but one translation unit of a relocatable-device-code
  *                         program (the variable is defined once)
  */
@@ -89,6 +92,9 @@
 #endif
 #ifndef TMASCOPE_RING_HOLDS_ALL
 #define TMASCOPE_RING_HOLDS_ALL 0
+#endif
+#ifndef TMASCOPE_1D
+#define TMASCOPE_1D 0
 #endif
 
 /* Event kinds: the trace format's kind numbers (sim/trace.h). */
@@ -178,11 +184,19 @@ __device__ __forceinline__ unsigned long long tmascope_gtimer(void)
 __device__ __forceinline__ unsigned tmascope_smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ unsigned tmascope_tid(void)
 {
+#if TMASCOPE_1D
+    return threadIdx.x;
+#else
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+#endif
 }
 __device__ __forceinline__ unsigned tmascope_cta(void)
 {
+#if TMASCOPE_1D
+    return blockIdx.x;
+#else
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+#endif
 }
 
 #if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
@@ -216,6 +230,8 @@ __device__ __forceinline__ unsigned tmascope_stamp_tid(void)
 {
 #ifdef TMASCOPE_STAMP_WARP
     return 32u * (TMASCOPE_STAMP_WARP);
+#elif TMASCOPE_1D
+    return (blockDim.x - 1u) & ~31u;
 #else
     return (blockDim.x * blockDim.y * blockDim.z - 1u) & ~31u;
 #endif
