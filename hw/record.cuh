@@ -71,7 +71,8 @@
  *                         last warp). Pick one that waits anyway where the CTA starts (a
  *                         consumer, not the producer that issues the first copies) and that
  *                         ends with the CTA: its pairs are the CTA's start and end in the
- *                         trace
+ *                         trace (a number the CTA has no warp for takes none: `tmahw record`
+ *                         then counts the CTAs as missing their clock pairs)
  *   TMASCOPE_1D           1: the kernel's blocks and grid are one-dimensional (threadIdx.x
  *                         and blockIdx.x are the thread's and the CTA's numbers), which
  *                         saves the recording a few instructions where it numbers them

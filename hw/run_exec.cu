@@ -965,10 +965,10 @@ int hw_cmd_run(int argc, char **argv)
         fprintf(stderr, "tmahw run: %s\n", msg);
         return EXIT_BAD;
     }
-    /* the CTA timeline of the last recorded launch: the recording's clock pairs and SMs */
+    /* the recording's clock pairs and SMs (hw/record.cuh's stamp warp): the trace's time axis
+     * and the CTA timeline of the last recorded launch */
     const std::vector<uint64_t> ctime(rl.cta_time, rl.cta_time + (size_t)d.ctas * 4);
     const std::vector<uint32_t> sm(rl.cta_sm, rl.cta_sm + d.ctas);
-    /* the recording's own clock pairs and SMs (hw/record.cuh) */
     run_raw raw = {rl.ev, rl.evn, rl.cta_time, rl.cta_sm, 0, 0, rl.cap, g.nwarps, rl.stride};
     if (trace_ctas && trace_ctas < d.ctas)
         raw.trace_ctas = (trace_ctas + d.cluster - 1) / d.cluster * d.cluster;

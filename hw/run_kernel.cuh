@@ -38,18 +38,6 @@ __device__ __forceinline__ u64 gtimer(void)
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
-__device__ __forceinline__ u64 clk(void)
-{
-    u64 t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ u32 smid(void)
-{
-    u32 s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
 __device__ __forceinline__ u32 cluster_rank(void)
 {
 #if CLUSTER > 1
