@@ -34,6 +34,7 @@
 #define TMASCOPE_WARPS 5
 #define TMASCOPE_RING_EVENTS 256
 #define TMASCOPE_RING_HOLDS_ALL 1
+#define TMASCOPE_1D 1   /* one-dimensional blocks and grid */
 #include "record.cuh"
 
 constexpr int kStages = 4, kIters = 64, kCtas = 132, kConsumers = 4;

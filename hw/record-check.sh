@@ -21,7 +21,8 @@
 # CORPUS (traces/h200/corpus), JOBS (8 compiling at once), DEADLINE (seconds after the
 # corpus starts when no new corpus run starts: 200), SASS (kernels whose SASS goes to
 # sass.tgz), COMMIT, CORPUS_STRIDE (1: every description), OLD, OLD_COMMIT, OLD_STRIDE (4),
-# STUDY, STUDY_PAIRS (5). Files:
+# STUDY, STUDY_PAIRS (5), NOBUILD (1: no make; the builds are carried, e.g. linked here with
+# `make HAVE_YAML=no hw` so that tmahw needs no libyaml there). Files:
 # record-check.log, overhead.tsv (the set column: example, hand, corpus; old-example,
 # old-hand, old-corpus for OLD's build; study-hand-LEVEL), hand_tma.tmt, runs.tgz,
 # sass.tgz, tests.log, meta.json, study.txt. The GPU machine has no libyaml: `make
@@ -55,9 +56,15 @@ drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)
     echo " \"hand\":\"${HAND_PAIRS:-9} alternating processes of tmahw record -- hand_tma_norec / hand_tma --reps ${HAND_REPS:-5}\"}"
 } >"$OUT/meta.json"
 echo "== build"
-make BUILD="$BUILD" hw -j16 >"$W/build.log" 2>&1 || { tail -n 40 "$W/build.log"; echo "BUILD FAILED"; exit 2; }
-if [ -n "$OLD" ]; then
-    make -C "$OLD" BUILD=build hw -j16 >"$W/build-old.log" 2>&1 || { tail -n 40 "$W/build-old.log"; echo "OLD BUILD FAILED"; exit 2; }
+if [ -n "${NOBUILD:-}" ]; then   # carried builds (tmahw, its injection library, the examples), used as they are
+    for x in "$T" "$BUILD/rel/examples/hand_tma" ${OLD:+"$OLD/build/rel/tmahw" "$OLD/build/rel/examples/hand_tma"}; do
+        [ -x "$x" ] || { echo "NOBUILD: no $x"; exit 2; }
+    done
+else
+    make BUILD="$BUILD" hw -j16 >"$W/build.log" 2>&1 || { tail -n 40 "$W/build.log"; echo "BUILD FAILED"; exit 2; }
+    if [ -n "$OLD" ]; then
+        make -C "$OLD" BUILD=build hw -j16 >"$W/build-old.log" 2>&1 || { tail -n 40 "$W/build-old.log"; echo "OLD BUILD FAILED"; exit 2; }
+    fi
 fi
 # the hand-written kernel at the study's record levels
 study_levels=""

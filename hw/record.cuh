@@ -6,9 +6,11 @@
  * math of a stage. Lane 0 of each warp writes one 16-byte record per event into the
  * warp's ring in shared memory; the whole warp copies a full half of the ring to global
  * memory (ordinary loads and streaming stores), and the rest at TMASCOPE_END. Times are
- * the SM clock (the low 32 bits of %clock64, read with the fixed-latency CS2R); each CTA
- * reads %globaltimer with its clock at its start and end, so that the host puts every
- * SM's clock on one time axis and, with CUPTI, on the kernel's. TMASCOPE_RECORD 0
+ * the SM clock (the low 32 bits of %clock64, read with the fixed-latency CS2R). One warp
+ * of each CTA, the stamp warp (TMASCOPE_STAMP_WARP, by default the CTA's last), reads
+ * %globaltimer with its clock at its TMASCOPE_BEGIN and at its TMASCOPE_END and writes
+ * both pairs to global memory itself, so that the host puts every SM's clock on one time
+ * axis and, with CUPTI, on the kernel's; no other warp waits for a timer. TMASCOPE_RECORD 0
  * compiles every macro to nothing (no shared memory, no instruction).
  *
  *     #include "record.cuh"
@@ -65,6 +67,15 @@
  *   TMASCOPE_STEP_RECORDS N  the kernel writes at most N records between two
  *                         TMASCOPE_FLUSH_POINT()s (e.g. one per loop iteration): the ring
  *                         is checked there only, not after every record
+ *   TMASCOPE_STAMP_WARP   the warp that takes the CTA's clock pairs (default: the CTA's
+ *                         last warp). Pick one that waits anyway where the CTA starts (a
+ *                         consumer, not the producer that issues the first copies) and that
+ *                         ends with the CTA: its pairs are the CTA's start and end in the
+ *                         trace (a number the CTA has no warp for takes none: `tmahw record`
+ *                         then counts the CTAs as missing their clock pairs)
+ *   TMASCOPE_1D           1: the kernel's blocks and grid are one-dimensional (threadIdx.x
+ *                         and blockIdx.x are the thread's and the CTA's numbers), which
+ *                         saves the recording a few instructions where it numbers them
  *   TMASCOPE_EXTERN       1 in all but one translation unit of a relocatable-device-code
  *                         program (the variable is defined once)
  */
@@ -82,6 +93,9 @@
 #endif
 #ifndef TMASCOPE_RING_HOLDS_ALL
 #define TMASCOPE_RING_HOLDS_ALL 0
+#endif
+#ifndef TMASCOPE_1D
+#define TMASCOPE_1D 0
 #endif
 
 /* Event kinds: the trace format's kind numbers (sim/trace.h). */
@@ -135,9 +149,8 @@ struct tmascope_dev {
 };
 #define TMASCOPE_MAGIC 0x746d7363u   /* "tmsc" */
 
-/* The shared header of a CTA: start pair, %smid; per warp its ring's start and the
- * records copied out. */
-#define TMASCOPE_HDR_BYTES (32u + 8u * TMASCOPE_WARPS)
+/* The shared header of a CTA: per warp its ring's start and the records copied out. */
+#define TMASCOPE_HDR_BYTES (8u * TMASCOPE_WARPS)
 #define TMASCOPE_RING_BYTES (16u * TMASCOPE_RING_EVENTS)
 
 #if TMASCOPE_RECORD
@@ -172,11 +185,19 @@ __device__ __forceinline__ unsigned long long tmascope_gtimer(void)
 __device__ __forceinline__ unsigned tmascope_smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ unsigned tmascope_tid(void)
 {
+#if TMASCOPE_1D
+    return threadIdx.x;
+#else
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+#endif
 }
 __device__ __forceinline__ unsigned tmascope_cta(void)
 {
+#if TMASCOPE_1D
+    return blockIdx.x;
+#else
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+#endif
 }
 
 #if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
@@ -185,26 +206,53 @@ __device__ __forceinline__ unsigned tmascope_cta(void)
 #define TMASCOPE_NOW() tmascope_clock()
 #endif
 
-/* Thread 0 keeps the CTA's start pair in the shared header (written to global memory at
- * the end); every warp's lane 0 notes its ring's start and zeroes its count there.
- * `rings` is aligned to half a ring (the ring check is a mask of the address). */
+/* The stamp warp's lane 0 (TMASCOPE_STAMP_WARP): %globaltimer and %clock64, read back to
+ * back, into the CTA's pair `k` (0 start, 1 end), and at the start its %smid. The stores
+ * need no fence: the host reads them after the launch. Reading tmascope_rec at the start
+ * also brings it into the SM's constant cache for the warps' copies and counts at the end. */
+__device__ __forceinline__ void tmascope_stamp(unsigned k)
+{
+    const unsigned long long g = tmascope_gtimer();
+    unsigned long long c;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+    const unsigned cta = tmascope_cta();
+    if (tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.cta && cta < tmascope_rec.nctas) {
+        unsigned long long *ct = (unsigned long long *)tmascope_rec.cta + 4ull * cta + 2ull * k;
+        asm volatile("st.global.v2.u64 [%0], {%1, %2};" ::"l"(ct), "l"(g), "l"(c) : "memory");
+        if (k == 0) {
+            unsigned sm;
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+            ((unsigned *)tmascope_rec.sm)[cta] = sm;
+        }
+    }
+}
+/* the thread that takes the CTA's clock pairs: lane 0 of the stamp warp */
+__device__ __forceinline__ unsigned tmascope_stamp_tid(void)
+{
+#ifdef TMASCOPE_STAMP_WARP
+    return 32u * (TMASCOPE_STAMP_WARP);
+#elif TMASCOPE_1D
+    return (blockDim.x - 1u) & ~31u;
+#else
+    return (blockDim.x * blockDim.y * blockDim.z - 1u) & ~31u;
+#endif
+}
+
+/* Every warp's lane 0 notes its ring's start and zeroes its count in the shared header;
+ * the stamp warp takes the CTA's start pair. `rings` is aligned to half a ring (the ring
+ * check is a mask of the address). */
 __device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned hdr)
 {
     const unsigned tid = tmascope_tid(), warp = tid >> 5;
     tmascope_warp w;
     w.writer = (tid & 31u) == 0 && warp < TMASCOPE_WARPS;
     w.p = rings + (warp < TMASCOPE_WARPS ? warp : 0u) * TMASCOPE_RING_BYTES;
-    if (tid == 0) {
-        const unsigned long long g = tmascope_gtimer();
-        unsigned long long c;
-        unsigned sm;
-        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        asm volatile("st.shared.v2.u64 [%0], {%1, %2};\n\tst.shared.u32 [%0+16], %3;" ::"r"(hdr), "l"(g), "l"(c), "r"(sm)
-                     : "memory");
-    }
+#if TMASCOPE_RECORD != 2
+    if (tid == tmascope_stamp_tid())
+        tmascope_stamp(0u);
+#endif
     if (w.writer)
-        asm volatile("st.shared.v2.u32 [%0], {%1, 0};" ::"r"(hdr + 32u + 8u * warp), "r"(w.p) : "memory");
+        asm volatile("st.shared.v2.u32 [%0], {%1, 0};" ::"r"(hdr + 8u * warp), "r"(w.p) : "memory");
     return w;
 }
 
@@ -247,11 +295,11 @@ __device__ __forceinline__ unsigned tmascope_close_half(unsigned p, unsigned hdr
     const unsigned half = p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
     if (warp >= TMASCOPE_WARPS)
         return half;
-    const unsigned n = (p - half) / 16u, cnt = hdr + 36u + 8u * warp;
+    const unsigned n = (p - half) / 16u, cnt = hdr + 4u + 8u * warp;
     unsigned done, start;
     __syncwarp();   /* lane 0's records are visible to the other lanes */
     asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(cnt) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 8u * warp) : "memory");
     tmascope_copy_out(half, n, done, warp, lane);
     __syncwarp();   /* every lane has read the count before lane 0 writes it */
     if (lane == 0)
@@ -348,8 +396,8 @@ __device__ __forceinline__ void tmascope_wait_rewrite(tmascope_warp &w, unsigned
 }
 
 /* Every thread: each warp copies the rest of its ring to its buffer (all lanes, 16 bytes
- * each, streaming stores that nothing waits for) and lane 0 writes its count; thread 0
- * writes the CTA's clock pairs and %smid. */
+ * each, streaming stores that nothing waits for) and lane 0 writes its count; the stamp
+ * warp takes the CTA's end pair. */
 __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 {
 #if TMASCOPE_RECORD != 2
@@ -358,12 +406,12 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
     if (warp < TMASCOPE_WARPS) {
         unsigned start, done;
 #if TMASCOPE_RING_HOLDS_ALL
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 32u + 8u * warp) : "memory");
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(start) : "r"(hdr + 8u * warp) : "memory");
 #else
         start = w.p & ~(TMASCOPE_RING_BYTES / 2u - 1u);
 #endif
         __syncwarp();   /* lane 0's records are visible to the other lanes */
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 36u + 8u * warp) : "memory");
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(done) : "r"(hdr + 4u + 8u * warp) : "memory");
         const unsigned n = (w.p - start) / 16u;
         tmascope_copy_out(start, n, done, warp, lane);
         if (lane == 0 && bound)
@@ -372,24 +420,8 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
         /* a warp beyond TMASCOPE_WARPS: recorded nothing, says so */
         ((unsigned *)tmascope_rec.evn)[tmascope_cta() * tmascope_rec.nwarps + warp] = 0xffffffffu;
     }
-    if (tid == 0 && tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.cta) {
-        const unsigned long long g = tmascope_gtimer();
-        unsigned long long c, g0, c0;
-        unsigned sm;
-        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-        /* one load per statement: an output may share the address's register */
-        asm volatile("ld.shared.v2.u64 {%0, %1}, [%2];" : "=l"(g0), "=l"(c0) : "r"(hdr) : "memory");
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(sm) : "r"(hdr + 16u) : "memory");
-        const unsigned cta = tmascope_cta();
-        if (cta < tmascope_rec.nctas) {
-            unsigned long long *ct = (unsigned long long *)tmascope_rec.cta + 4ull * cta;
-            ct[0] = g0;
-            ct[1] = c0;
-            ct[2] = g;
-            ct[3] = c;
-            ((unsigned *)tmascope_rec.sm)[cta] = sm;
-        }
-    }
+    if (tid == tmascope_stamp_tid())
+        tmascope_stamp(1u);
 #else
     (void)w;
     (void)hdr;

@@ -51,7 +51,7 @@ enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_BAD = 2 };
 
 /* host mirror of the kernel's Params (hw/run_kernel.cuh): same order and sizes */
 struct kparams {
-    uint64_t cta_time, cta_sm, sums, sink, hang, arrivals;
+    uint64_t sums, sink, hang, arrivals;
     uint64_t g[4];
     uint64_t timeout_ns;
 };
@@ -246,7 +246,8 @@ int set_occupancy(const pipe_desc *d, const run_gen_info *g, runner *R, occupanc
     return 0;
 }
 
-/* The launch's CTA timeline (globaltimer at each CTA's start and end): SMs used, the
+/* The launch's CTA timeline (globaltimer at each CTA's start and end, as the recording's
+ * stamp warp saw them): SMs used, the
  * most CTAs running at once, the median CTA time, the first wave's start spread. */
 struct cta_timeline {
     uint32_t sms, resident_max;
@@ -264,6 +265,8 @@ cta_timeline timeline_of(const std::vector<uint64_t> &ctime, const std::vector<u
     uint64_t first_end = UINT64_MAX;
     for (uint32_t c = 0; c < ctas; c++) {
         uint64_t a = ctime[4 * (size_t)c], b = ctime[4 * (size_t)c + 2];
+        if (!a || b < a)   /* no pairs (--record-level 2 takes none) */
+            continue;
         edges.push_back({a, 1});
         edges.push_back({b, -1});
         dur.push_back((double)(b - a));
@@ -277,7 +280,7 @@ cta_timeline timeline_of(const std::vector<uint64_t> &ctime, const std::vector<u
     t.cta_p50_ns = dur.empty() ? 0 : dur[dur.size() / 2];
     uint64_t lo = UINT64_MAX, hi = 0;
     for (uint32_t c = 0; c < ctas; c++)
-        if (ctime[4 * (size_t)c] < first_end) {
+        if (ctime[4 * (size_t)c] && ctime[4 * (size_t)c] < first_end) {
             lo = std::min(lo, ctime[4 * (size_t)c]);
             hi = std::max(hi, ctime[4 * (size_t)c]);
         }
@@ -841,10 +844,9 @@ int hw_cmd_run(int argc, char **argv)
     CUdeviceptr store_out = R.store_out;
     size_t store_bytes = R.store_bytes;
     const uint32_t nw = d.ctas * g.nwarps;
-    CUdeviceptr p_time, p_sm, p_sums, p_sink;
+    CUdeviceptr p_sums, p_sink;
     R.arrivals_bytes = d.ctas * 2 * d.stages * 4 * 4;
-    if (cuMemAlloc(&p_time, (size_t)d.ctas * 32) || cuMemAlloc(&p_sm, (size_t)d.ctas * 4) ||
-        cuMemAlloc(&p_sums, (size_t)nw * 4) || cuMemAlloc(&p_sink, (size_t)nw * 4) ||
+    if (cuMemAlloc(&p_sums, (size_t)nw * 4) || cuMemAlloc(&p_sink, (size_t)nw * 4) ||
         cuMemAlloc(&R.hang, 32) || cuMemAlloc(&R.arrivals, R.arrivals_bytes)) {
         fprintf(stderr, "tmahw run: out of device memory for the kernel's buffers\n");
         return EXIT_BAD;
@@ -863,8 +865,6 @@ int hw_cmd_run(int argc, char **argv)
             return EXIT_BAD;
         }
     }
-    R.kp.cta_time = p_time;
-    R.kp.cta_sm = p_sm;
     R.kp.sums = p_sums;
     R.kp.sink = p_sink;
     R.kp.hang = R.hang;
@@ -959,17 +959,16 @@ int hw_cmd_run(int argc, char **argv)
         over_arrival(&d, &R, arrival_finding, sizeof arrival_finding);
 
     /* ---- trace ---- */
-    std::vector<uint32_t> sm(d.ctas);
-    std::vector<uint64_t> ctime((size_t)d.ctas * 4);
-    cuMemcpyDtoH(sm.data(), p_sm, (size_t)d.ctas * 4);
-    cuMemcpyDtoH(ctime.data(), p_time, (size_t)d.ctas * 32);
     rec_launch rl;
     memset(&rl, 0, sizeof rl);
     if (rec_cuda_fetch(&recbuf, &rl, msg, sizeof msg)) {
         fprintf(stderr, "tmahw run: %s\n", msg);
         return EXIT_BAD;
     }
-    /* the recording's own clock pairs and SMs (hw/record.cuh) */
+    /* the recording's clock pairs and SMs (hw/record.cuh's stamp warp): the trace's time axis
+     * and the CTA timeline of the last recorded launch */
+    const std::vector<uint64_t> ctime(rl.cta_time, rl.cta_time + (size_t)d.ctas * 4);
+    const std::vector<uint32_t> sm(rl.cta_sm, rl.cta_sm + d.ctas);
     run_raw raw = {rl.ev, rl.evn, rl.cta_time, rl.cta_sm, 0, 0, rl.cap, g.nwarps, rl.stride};
     if (trace_ctas && trace_ctas < d.ctas)
         raw.trace_ctas = (trace_ctas + d.cluster - 1) / d.cluster * d.cluster;

@@ -356,6 +356,9 @@ int run_gen_source(const pipe_desc *d, const run_gen_info *g, char **src, err_in
     /* the recording header's configuration, then its text (hw/record.cuh) */
     sb_printf(&b, "#define TMASCOPE_RECORD TMAHW_RECORD\n#define TMASCOPE_WARPS %u\n#define TMASCOPE_RING_EVENTS %u\n"
               "#define TMASCOPE_RING_HOLDS_ALL %d\n", g->nwarps, g->ring, g->ring_holds_all);
+    /* one-dimensional blocks and grid; the CTA's clock pairs from its last warp, a consumer
+     * (the warps after the producers), which waits for its first stage anyway */
+    sb_printf(&b, "#define TMASCOPE_1D 1\n#define TMASCOPE_STAMP_WARP %uu\n", g->nwarps - 1u);
     /* the most records between two ring checks (run_kernel.cuh: a wait, the consumed stage,
      * a store, a release per cluster rank; a wait, the produced stage; with room to spare) */
     const uint32_t step = 8u + d->ntensors + d->cluster;

@@ -17,9 +17,9 @@ struct __align__(64) TMap { u64 w[16]; };   /* CUtensorMap: 128 opaque bytes */
 #define EVF_TIMEOUT TMASCOPE_F_TIMEOUT
 #define EVF_FULL TMASCOPE_F_FULL
 
+/* The CTA's clock pairs and %smid are the recording's (record.cuh's stamp warp): the
+ * variant without recording reads no timer. */
 struct Params {
-    u64 *cta_time;     /* per CTA: globaltimer, clock64 at start; globaltimer, clock64 at end */
-    u32 *cta_sm;       /* per CTA: %smid */
     u32 *sums;         /* per warp: checksum of the bytes read */
     float *sink;       /* per warp: math results (keeps the math alive) */
     u32 *hang;         /* [0] flag, cta, warp, barrier, phase, iteration, parity */
@@ -37,18 +37,6 @@ __device__ __forceinline__ u64 gtimer(void)
     u64 t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
-}
-__device__ __forceinline__ u64 clk(void)
-{
-    u64 t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ u32 smid(void)
-{
-    u32 s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
 }
 __device__ __forceinline__ u32 cluster_rank(void)
 {
@@ -286,7 +274,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 {
     extern __shared__ __align__(1024) unsigned char dyn[];
     __shared__ __align__(8) u64 bars[2 * STAGES];
-    __shared__ u32 clk0_s;
     __shared__ u32 abort_s;
     const u32 warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const u32 cta = blockIdx.x;
@@ -307,22 +294,12 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         abort_s = 0;
-        p.cta_sm[cta] = smid();
     }
 #if CLUSTER > 1
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 #else
     __syncthreads();
 #endif
-    if (threadIdx.x == 0) {
-        u64 g = gtimer(), c = clk();
-        clk0_s = (u32)c;
-        p.cta_time[4 * cta + 0] = g;
-        p.cta_time[4 * cta + 1] = c;
-    }
-    __syncthreads();
-    const u32 clk0 = clk0_s;
-    (void)clk0;
 #if TMAHW_RECORD
     /* the rings after the stages, aligned to half a ring (run_gen.c budgets the slack) */
     __shared__ __align__(16) unsigned char rec_hdr[TMASCOPE_HDR_BYTES];
@@ -790,12 +767,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         p.sums[gw] = sum;
         p.sink[gw] = sink;
     }
-    __syncthreads();
 #if CLUSTER > 1
+    /* a CTA's shared memory (its barriers, its stages) stays until its cluster peers are
+     * done with it */
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 #endif
-    if (threadIdx.x == 0) {
-        p.cta_time[4 * cta + 2] = gtimer();
-        p.cta_time[4 * cta + 3] = clk();
-    }
 }
