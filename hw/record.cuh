@@ -257,11 +257,13 @@ __device__ __forceinline__ tmascope_warp tmascope_begin(unsigned rings, unsigned
 }
 
 /* The global address of record `done` of this warp's buffer, or 0 when nothing is bound
- * (tmascope_rec is constant memory: these reads come from the SM's constant cache). */
+ * for it: no buffers, or a warp or CTA beyond those they were sized for (a binding left from
+ * an earlier launch of another grid) (tmascope_rec is constant memory: these reads come from
+ * the SM's constant cache). */
 __device__ __forceinline__ unsigned long long tmascope_dst(unsigned warp, unsigned done)
 {
     const unsigned nw = tmascope_rec.nwarps;
-    if (tmascope_rec.magic != TMASCOPE_MAGIC || !tmascope_rec.ev || warp >= nw)
+    if (tmascope_rec.magic != TMASCOPE_MAGIC || !tmascope_rec.ev || warp >= nw || tmascope_cta() >= tmascope_rec.nctas)
         return 0;
     return tmascope_rec.ev + ((unsigned long long)(tmascope_cta() * nw + warp) * tmascope_rec.cap + done) * 16ull;
 }
@@ -402,7 +404,8 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 {
 #if TMASCOPE_RECORD != 2
     const unsigned tid = tmascope_tid(), warp = tid >> 5, lane = tid & 31u;
-    const bool bound = tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps;
+    const bool bound = tmascope_rec.magic == TMASCOPE_MAGIC && tmascope_rec.evn && warp < tmascope_rec.nwarps &&
+                       tmascope_cta() < tmascope_rec.nctas;
     if (warp < TMASCOPE_WARPS) {
         unsigned start, done;
 #if TMASCOPE_RING_HOLDS_ALL
