@@ -386,7 +386,9 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
  * measured apart), the port serving the warpgroup's BN wavefronts; two named barriers; one
  * thread stores the 64 x BN bf16 with TMA (through the
  * SM's TMA unit, L2 and DRAM), which has read the staging buffer store_latency_ns after its
- * issue. direct: BN/4 st.global.b32 per warp, the bytes through the SM's intake and memory.
+ * issue. direct: BN/4 st.global.b32 per warp, each writing 16 bytes to each of 8 rows: the SM
+ * drains them at gemm_store_bytes_per_ns and takes gemm_store_queue_bytes before its warps
+ * wait (lg_throttle); the bytes then through the SM's intake and memory.
  * Returns the end of the warpgroup's epilogue. */
 int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
 {
@@ -410,6 +412,15 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
         if (served > end)
             end = served;
         end += (int64_t)(2 * p->barsync_ns * 1000);
+    }
+    if (!tma) {
+        /* the SM drains the warpgroup's stores after those before them; its warps wait
+         * while more than the queue's bytes are pending */
+        int64_t *drained = &s->stores_drained[sm];
+        *drained = (t > *drained ? t : *drained) + (int64_t)(bytes * 1000.0 / p->gemm_store_bytes_per_ns);
+        int64_t taken = *drained - (int64_t)(p->gemm_store_queue_bytes * 1000.0 / p->gemm_store_bytes_per_ns);
+        if (taken > end)
+            end = taken;
     }
     int64_t issue = end;
     int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma, 1);
