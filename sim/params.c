@@ -223,6 +223,14 @@ static const params_info table[] = {
      "-2..2 or beside copies read 1.59-1.75 and moved between calls (traces/h200/gemm/2026-11-25/gemm.params). "
      "H100: the H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per "
      "cycle per SM at 1.83 GHz). mma.sync kernels too: scripts/kernel-clock.py over the H200 corpus (profiler cycles over the timed launches' ns, kernels of 100 us or more) gives a median 1.807 GHz for the fit half's 21 mma kernels (test half 1.806, seed 2 1.825) against 1.98-1.99 for FFMA and no math; the simulator runs every tensor-pipe kernel at this clock (pipe_plan_clock_ghz)"},
+    {"clock_gemm_ghz", P(clock_gemm_ghz), 1.769, "GHz",
+     "measured: the generated GEMM kernels' own SM clock (clock64 over globaltimer in their CTAs, the median over the "
+     "timed launches, NAME.json sm_ghz) in the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 30 kernels, "
+     "2026-11-25, commit 07495a2): median 1.769 GHz [1.734..1.803 p10..p90]; bf16 1.774, e4m3 1.741, e5m2 1.764, f16 "
+     "1.773; the test half: 1.750 [1.719..1.793] (scripts/gemm-clock.py). Below clock_tensor_ghz, the pipe alone: the "
+     "loads and stores beside the tensor pipe. The Range Profiler's cycles over the timed launches' ns read higher, "
+     "1.819 over the fit half's 14 kernels of 100 us or more (a separate, profiled launch). The simulator runs math "
+     "kind wgmma at this clock. H100: the H200's value (not measured on an H100)"},
     {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
      L2SHARE_GROUPS("1 SM") "8 KiB 9186, 16 KiB 9205, 32 KiB 9678; 16 KiB boxes with 64 / 192 KiB in flight per SM: 9226 / 9154, and one issuing thread per SM: 6678 whatever is in flight: L2's own limit). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g2_bytes_per_ns", P(l2_share_bytes_per_ns[1]), 16624, "B/ns",

@@ -60,9 +60,12 @@ uint32_t pipe_plan_mma_chains(const pipe_desc *d)
 
 /* The GPU lowers its clock while the tensor pipe runs: 1.805 GHz under wgmma (tmahw
  * calibrate --only wgmma_load), and the corpus's mma.sync kernels ran at a median of
- * 1.81 GHz (profiler cycles over the timed launch's ns) where the others ran at 1.98. */
+ * 1.81 GHz (profiler cycles over the timed launch's ns) where the others ran at 1.98; the
+ * generated GEMMs, loading and storing beside the pipe, at their own measured clock. */
 double pipe_plan_clock_ghz(const pipe_desc *d, const pipe_params *p)
 {
+    if (d->math == PIPE_MATH_WGMMA && p->clock_gemm_ghz > 0)
+        return p->clock_gemm_ghz;
     int tensor = d->math == PIPE_MATH_MMA || d->math == PIPE_MATH_WGMMA;
     return tensor && p->clock_tensor_ghz > 0 ? p->clock_tensor_ghz : p->clock_ghz;
 }
