@@ -4,12 +4,13 @@
 # instruction writing 16 bytes to each of 8 rows), measured from the recorded traces of a wgmma
 # corpus's half: for every description with epilogue: direct whose trace is kept, per output
 # tile of the traced CTA the span from the first of its warpgroups' epilogue events to the
-# end of the last (the warps are held at the stores once the SM's store path is full), the
-# median over its tiles, against the bytes the CTA's warpgroups store at once (64 x N x 2
-# per warpgroup). Least squares of the span on the bytes: the slope is the SM's rate for
-# these stores, the intercept over it the bytes the SM takes in before its warps stall.
-# Prints the parameters sim/params.c takes from it (gemm_direct_store_bytes_per_ns,
-# gemm_direct_store_queue_bytes).
+# end of the last (the warps are held at the stores once the store path is full), the median
+# over its tiles, against the bytes the CTA's warpgroups store (64 x N x 2 each) and the CTAs
+# of the grid that store theirs at about the same time (those with a tile in the first
+# round: the lesser of the grid and the tiles). Least squares, without intercept, of the span
+# on the CTAs' bytes and on the CTAs: the GPU's rate for these stores and the bytes each CTA
+# stores before its warps wait. Prints the parameters sim/params.c takes from it
+# (gemm_store_bytes_per_ns, gemm_store_queue_bytes).
 #   python3 scripts/gemm-epilogue.py [fit|test|all] [TMASIM] [DIR...]
 import os
 import sys
@@ -49,19 +50,21 @@ for d in dirs:
         if not os.path.exists(tmt) or field(text, r'epilogue:\s*(\w+)', str) != 'direct':
             continue
         groups, n = field(text, r'consumer:\s*(\d+)\}') // 4, field(text, r'shape:\s*m64n(\d+)')
+        gm, gn = field(text, r'\{m:\s*(\d+)'), field(text, r'\bn:\s*(\d+)')
+        active = min(field(text, r'ctas:\s*(\d+)'), (gm // (64 * groups)) * (gn // n))
         s = spans(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')))
         if s:
-            rows.append((name, groups * 64 * n * 2, pct(s, 50), len(s)))
+            rows.append((name, groups * 64 * n * 2, active, pct(s, 50), len(s)))
 if len(rows) < 3:
     die('fewer than 3 traced descriptions with epilogue: direct in ' + ', '.join(dirs))
 print(f'{half} half: the direct epilogue, span of the traced CTA\'s warpgroups per tile')
-print(f'  {"name":18s} {"bytes/CTA":>9s} {"span ns":>8s} {"tiles":>5s} {"B/ns":>6s}')
-for name, b, sp, k in sorted(rows, key=lambda r: r[1]):
-    print(f'  {name:18s} {b:9d} {sp:8.0f} {k:5d} {b / sp:6.1f}')
-a, slope = lstsq([[1.0, b] for _, b, _, _ in rows], [sp for _, _, sp, _ in rows])
-rate, queue = 1 / slope, -a / slope
-res = [sp - (a + slope * b) for _, b, sp, _ in rows]
-print(f'  least squares over {len(rows)} kernels: span = {a:.0f} ns + bytes / {rate:.1f} B/ns '
+print(f'  {"name":18s} {"bytes/CTA":>9s} {"CTAs":>5s} {"span ns":>8s} {"tiles":>5s} {"GPU B/ns":>8s}')
+for name, b, act, sp, k in sorted(rows, key=lambda r: (r[1], r[2])):
+    print(f'  {name:18s} {b:9d} {act:5d} {sp:8.0f} {k:5d} {act * b / sp:8.0f}')
+per_byte, per_cta = lstsq([[act * b, act] for _, b, act, _, _ in rows], [sp for _, _, _, sp, _ in rows])
+rate, queue = 1 / per_byte, -per_cta / per_byte
+res = [sp - (per_byte * act * b + per_cta * act) for _, b, act, sp, _ in rows]
+print(f'  least squares over {len(rows)} kernels: span = CTAs x (bytes - {queue:.0f}) / {rate:.0f} B/ns '
       f'(residual p10..p90 {pct(res, 10):+.0f}..{pct(res, 90):+.0f} ns)')
-print(f'gemm_direct_store_bytes_per_ns = {rate:.1f}   # B/ns per SM: the slope')
-print(f'gemm_direct_store_queue_bytes  = {queue:.0f}   # bytes the SM takes before its warps wait: -intercept x rate')
+print(f'gemm_store_bytes_per_ns = {rate:.0f}   # B/ns, the GPU: one over the bytes\' coefficient')
+print(f'gemm_store_queue_bytes  = {queue:.0f}   # bytes a CTA stores before its warps wait')

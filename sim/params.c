@@ -13,7 +13,7 @@
 #define GEMM_INSTR "measured: instructions the generated GEMM kernels execute (smsp__inst_executed, Range Profiler) over the fit half of the random wgmma corpus (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2), least squares of each kernel's count relative to itself on its stages, its consumer warps' stages, its consumer warps' tiles times N, and its CTAs (relative error p10..p90 of the fit -10..+9%, of the test half -3..+9%; the test half on its own: 61.9 per stage, 82.8 per consumer warp and stage; scripts/gemm-instr.py): "
 #define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, reads, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -17..+13%, p10..p90): one instruction takes one issue slot of its sub-partition. "
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
-#define GEMM_EPI "measured: the direct epilogue of the generated GEMM kernels (st.global.b32, 16 bytes to each of 8 rows per warp instruction) in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 11 descriptions with epilogue: direct, 2026-11-25, commit 07495a2): the traced CTA's span per output tile from its first warpgroup's epilogue to the end of its last, each kernel's median, against the bytes its warpgroups store (64 x N x 2 each, 8-56 KiB): least squares, residuals p10..p90 -558..+422 ns (scripts/gemm-epilogue.py; the test half keeps no traces: its check is its kernel times). Their warps wait on lg_throttle (Range Profiler, the same kernels): 23-27% of warp cycles at N 192-224 with short K (0001, 0010, 0029), 0 at N 32, 0 in every TMA-epilogue kernel: "
+#define GEMM_EPI "measured: the direct epilogue of the generated GEMM kernels (st.global.b32, 16 bytes to each of 8 rows per warp instruction) in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 11 descriptions with epilogue: direct, 2026-11-25, commit 07495a2): the traced CTA's span per output tile from its first warpgroup's epilogue to the end of its last, each kernel's median, against the bytes its warpgroups store (64 x N x 2 each, 8-56 KiB) and the CTAs storing at about the same time (the lesser of grid and tiles, 40-132): least squares of span = CTAs x (bytes - queue) / rate, residuals p10..p90 -521..+406 ns (scripts/gemm-epilogue.py; the test half keeps no traces: its check is its kernel times). 16 KiB per CTA: 690 ns with 132 CTAs storing, 204 ns with 40 (wgmma_0001_0049, _0056), a GPU-wide limit, not the SM's. Their warps wait on lg_throttle (Range Profiler, the same kernels): 23-27% of warp cycles at N 192-224 with short K (0001, 0010, 0029), 0 at N 32, 0 in every TMA-epilogue kernel: "
 #define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
 #define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
 /* the l2share sweep's rates by SMs reading the same boxes: "groups of G SM(s)" */
@@ -249,12 +249,12 @@ static const params_info table[] = {
      "442.3 ns per stage whatever is in flight; less the stage's 48 KiB at the same run's tma_bytes_per_ns_sm "
      "(210.6 B/ns): 209.0 ns. One thread's 16 KiB boxes alone: 323 ns per box whatever is in flight. H100: the H200's "
      "value"},
-    {"gemm_store_bytes_per_ns", P(gemm_store_bytes_per_ns), 11.0, "B/ns",
-     GEMM_EPI "the slope: 11.0 B/ns per SM (the kernels' own spans over their bytes: 11.3-17.0 B/ns from 28 KiB per CTA "
-     "up; the same fit on each warpgroup's epilogue alone: 13.7). H100: the H200's value"},
-    {"gemm_store_queue_bytes", P(gemm_store_queue_bytes), 10288, "bytes",
-     GEMM_EPI "minus the intercept (-938 ns) times the rate: 10288 bytes the SM takes in before its warps wait (8 KiB per "
-     "CTA: spans of 96-171 ns; on each warpgroup's epilogue alone: 11374). H100: the H200's value"},
+    {"gemm_store_bytes_per_ns", P(gemm_store_bytes_per_ns), 1468, "B/ns",
+     GEMM_EPI "the rate: 1468 B/ns for the GPU (the kernels' own: 1488-2241 B/ns from 28 KiB per CTA up, 3134-3213 at 16 "
+     "KiB; the same fit per SM, without the CTAs: 11.0 B/ns per SM). H100: the H200's value"},
+    {"gemm_store_queue_bytes", P(gemm_store_queue_bytes), 9564, "bytes",
+     GEMM_EPI "9564 bytes a CTA stores before its warps wait (8 KiB per CTA: spans of 96-171 ns). H100: the H200's "
+     "value"},
     {"gemm_produce_slots", P(gemm_produce_slots), 61.6, "slots",
      GEMM_INSTR "per stage of a CTA (its producer thread's loop), 61.6"},
     {"gemm_consume_slots", P(gemm_consume_slots), 83.9, "slots",

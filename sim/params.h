@@ -102,8 +102,8 @@ typedef struct pipe_params {
      * thread's stages of copies complete one after another */
     double gemm_step_ns;
     /* the generated GEMM's direct epilogue (st.global.b32 of the accumulators, 16 bytes to
-     * each of 8 rows per warp instruction): the SM's rate for those stores and the bytes it
-     * takes in before its warps wait for them to drain */
+     * each of 8 rows per warp instruction): the GPU's rate for those stores and the bytes a
+     * CTA stores before its warps wait for them to drain */
     double gemm_store_bytes_per_ns, gemm_store_queue_bytes;
     /* the GPU's L2 read rate for TMA loads of data in L2 when each box is read by a group of
      * 1, 2, 4, 8, 16 or 32 SMs at about the same time: the GEMM
