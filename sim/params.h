@@ -86,8 +86,8 @@ typedef struct pipe_params {
      * it) */
     double wgmma_cycles_per_col, wgmma_copy_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
     /* the SM clock the generated GEMM kernels keep (their tensor pipes, loads and stores
-     * together draw more power than the pipe alone) */
-    double clock_gemm_ghz;
+     * together draw more power than the pipe alone), with 16-bit and with 8-bit operands */
+    double clock_gemm_ghz, clock_gemm_fp8_ghz;
     /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
     double expect_tx_alone_ns;
     /* the generated GEMM kernel's instructions (hw/gemm_kernel.cuh), each an issue slot of
