@@ -260,6 +260,14 @@ static const params_info table[] = {
     {"gemm_consume_slots", P(gemm_consume_slots), 83.9, "slots",
      GEMM_INSTR "per consumer warp and stage, 83.9 (the epilogue: 1.26 per consumer warp, tile and column of N; "
      "per CTA 705)"},
+    {"gemm_produce_resume_ns", P(gemm_produce_resume_ns), 135, "ns",
+     "measured: the generated GEMM producer in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, "
+     "2026-11-25, commit 07495a2), the 21 kept traces without clusters whose producer waited on its empty barrier 4 "
+     "times or more: the consumers' last recorded release of the stage's previous use to the producer's next load, in "
+     "the steps where it waited, each kernel's median: median 165 ns [156..207 p10..p90] over kernels of 2-8 stages and "
+     "12-48 KiB alike (scripts/gemm-producer.py; the test half keeps no traces), less the hand-off itself (wake_ns, "
+     "29.85): the end of its suspended try_wait, the record of its wait (one 16-byte store) and its loop to the "
+     "expect_tx. The generated pipeline producer's (produce_resume_ns) is 131 the same way. H100: the H200's value"},
     {"gemm_load_latency_ns", P(gemm_load_latency_ns), 381.6, "ns",
      "measured: tmahw calibrate --only clock,gemm_chain on the H200 (traces/h200/calibration/gemm_chain.params, "
      "2026-11-25 06:34 UTC, commit ae2fb45): every SM's thread loading one stage at a time of an A box (64 or 128 "

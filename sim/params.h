@@ -95,6 +95,9 @@ typedef struct pipe_params {
      * the loop) and a consumer warp's per stage (full wait, fence, the wgmma with their
      * descriptors, commit, wait_group, release, the loop) */
     double gemm_produce_slots, gemm_consume_slots;
+    /* the GEMM producer thread's time from the end of a blocked wait on its empty barrier
+     * (wake_ns after the consumers' last release) to its next expect_tx */
+    double gemm_produce_resume_ns;
     /* a GEMM stage's copies from L2 while every SM loads its own: issue to complete_tx
      * beyond the bytes at the TMA rate (the idle machine's is l2_latency_ns) */
     double gemm_load_latency_ns;
