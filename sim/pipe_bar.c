@@ -102,9 +102,9 @@ static void account_wait(sim *s, warp *w, int64_t end)
     close_wait_span(s, w, end, 0);
 }
 
-/* What a warp does between its blocked wait's return and its next step: the generated TMA
- * producer's end of the wait and its loop before the next expect_tx, the GEMM producer's
- * its own (each measured in its kernels' traces). */
+/* What a warp does between its blocked wait's return and its next step: the end of the
+ * producer's wait and its loop before the next expect_tx, the generated pipeline kernel's
+ * or the GEMM kernel's (each measured in its own kernels' traces). */
 static int64_t resume_after_wait(const sim *s, const warp *w)
 {
     if (w->is_consumer || s->d->mode != PIPE_WARP_SPECIALIZED)
