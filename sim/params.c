@@ -13,6 +13,8 @@
 #define GEMM_INSTR "measured: instructions the generated GEMM kernels execute (smsp__inst_executed, Range Profiler) over the fit half of the random wgmma corpus (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2), least squares of each kernel's count relative to itself on its stages, its consumer warps' stages, its consumer warps' tiles times N, and its CTAs (relative error p10..p90 of the fit -10..+9%, of the test half -3..+9%; the test half on its own: 61.9 per stage, 82.8 per consumer warp and stage; scripts/gemm-instr.py): "
 #define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, read instructions and the 32-bit words each lane loads with them, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -16..+11%, p10..p90): one instruction takes one issue slot of its sub-partition. "
 #define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
+#define GEMM_EPI "measured: the direct epilogue of the generated GEMM kernels (st.global.b32, 16 bytes to each of 8 rows per warp instruction) in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 11 descriptions with epilogue: direct, 2026-11-25, commit 07495a2): the traced CTA's span per output tile from its first warpgroup's epilogue to the end of its last, each kernel's median, against the bytes its warpgroups store (64 x N x 2 each, 8-56 KiB) and the CTAs storing at about the same time (the lesser of grid and tiles, 40-132): least squares of span = CTAs x (bytes - queue) / rate, residuals p10..p90 -521..+406 ns (scripts/gemm-epilogue.py; the test half keeps no traces: its check is its kernel times). 16 KiB per CTA: 690 ns with 132 CTAs storing, 204 ns with 40 (wgmma_0001_0049, _0056), a GPU-wide limit, not the SM's. Their warps wait on lg_throttle (Range Profiler, the same kernels): 23-27% of warp cycles at N 192-224 with short K (0001, 0010, 0029), 0 at N 32, 0 in every TMA-epilogue kernel: "
+#define GEMM_CLOCK "measured: the generated GEMM kernels' own SM clock (clock64 over globaltimer in their CTAs, the median over the timed launches, NAME.json sm_ghz) in the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2; scripts/gemm-clock.py), below clock_tensor_ghz (the pipe alone: here loads and stores run beside it; the Range Profiler's cycles over the timed ns read 1.819 over the fit half's 14 kernels of 100 us or more, a separate, profiled launch); the simulator runs math kind wgmma at it: "
 #define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
 #define L2SHARE "measured: tmahw calibrate --only clock,tma_fill,wgmma_load,l2share on the H200 (traces/h200/calibration/l2share.params, 2026-11-25 01:22 UTC), l2share: "
 /* the l2share sweep's rates by SMs reading the same boxes: "groups of G SM(s)" */
@@ -228,6 +230,13 @@ static const params_info table[] = {
      "-2..2 or beside copies read 1.59-1.75 and moved between calls (traces/h200/gemm/2026-11-25/gemm.params). "
      "H100: the H200's value (not measured on an H100; the H100 SXM's 989 TFLOP/s dense peak is 4096 flops per "
      "cycle per SM at 1.83 GHz). mma.sync kernels too: scripts/kernel-clock.py over the H200 corpus (profiler cycles over the timed launches' ns, kernels of 100 us or more) gives a median 1.807 GHz for the fit half's 21 mma kernels (test half 1.806, seed 2 1.825) against 1.98-1.99 for FFMA and no math; the simulator runs every tensor-pipe kernel at this clock (pipe_plan_clock_ghz)"},
+    {"clock_gemm_ghz", P(clock_gemm_ghz), 1.773, "GHz",
+     GEMM_CLOCK "the 20 kernels of 16-bit operands (bf16, f16): median 1.773 GHz [1.756..1.803 p10..p90]; the test "
+     "half's 12: 1.753 [1.721..1.790]. H100: the H200's value (not measured on an H100)"},
+    {"clock_gemm_fp8_ghz", P(clock_gemm_fp8_ghz), 1.742, "GHz",
+     GEMM_CLOCK "the 10 kernels of 8-bit operands (e4m3, e5m2): median 1.742 GHz [1.725..1.777 p10..p90]; the test "
+     "half's 18: 1.746 [1.686..1.789]; the bundled e4m3 GEMM: 1.705 (traces/h200/gemm/2026-11-25). H100: the H200's "
+     "value (not measured on an H100)"},
     {"l2_share_g1_bytes_per_ns", P(l2_share_bytes_per_ns[0]), 9678, "B/ns",
      L2SHARE_GROUPS("1 SM") "8 KiB 9186, 16 KiB 9205, 32 KiB 9678; 16 KiB boxes with 64 / 192 KiB in flight per SM: 9226 / 9154, and one issuing thread per SM: 6678 whatever is in flight: L2's own limit). H100: the H200's value (not measured on an H100)"},
     {"l2_share_g2_bytes_per_ns", P(l2_share_bytes_per_ns[1]), 16624, "B/ns",
@@ -246,11 +255,25 @@ static const params_info table[] = {
      "442.3 ns per stage whatever is in flight; less the stage's 48 KiB at the same run's tma_bytes_per_ns_sm "
      "(210.6 B/ns): 209.0 ns. One thread's 16 KiB boxes alone: 323 ns per box whatever is in flight. H100: the H200's "
      "value"},
+    {"gemm_store_bytes_per_ns", P(gemm_store_bytes_per_ns), 1468, "B/ns",
+     GEMM_EPI "the rate: 1468 B/ns for the GPU (the kernels' own: 1488-2241 B/ns from 28 KiB per CTA up, 3134-3213 at 16 "
+     "KiB; the same fit per SM, without the CTAs: 11.0 B/ns per SM). H100: the H200's value"},
+    {"gemm_store_queue_bytes", P(gemm_store_queue_bytes), 9564, "bytes",
+     GEMM_EPI "9564 bytes a CTA stores before its warps wait (8 KiB per CTA: spans of 96-171 ns). H100: the H200's "
+     "value"},
     {"gemm_produce_slots", P(gemm_produce_slots), 61.6, "slots",
      GEMM_INSTR "per stage of a CTA (its producer thread's loop), 61.6"},
     {"gemm_consume_slots", P(gemm_consume_slots), 83.9, "slots",
      GEMM_INSTR "per consumer warp and stage, 83.9 (the epilogue: 1.26 per consumer warp, tile and column of N; "
      "per CTA 705)"},
+    {"gemm_produce_resume_ns", P(gemm_produce_resume_ns), 135, "ns",
+     "measured: the generated GEMM producer in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, "
+     "2026-11-25, commit 07495a2), the 21 kept traces without clusters whose producer waited on its empty barrier 4 "
+     "times or more: the consumers' last recorded release of the stage's previous use to the producer's next load, in "
+     "the steps where it waited, each kernel's median: median 165 ns [156..207 p10..p90] over kernels of 2-8 stages and "
+     "12-48 KiB alike (scripts/gemm-producer.py; the test half keeps no traces), less the hand-off itself (wake_ns, "
+     "29.85): the end of its suspended try_wait, the record of its wait (one 16-byte store) and its loop to the "
+     "expect_tx. The generated pipeline producer's (produce_resume_ns) is 131 the same way. H100: the H200's value"},
     {"gemm_load_latency_ns", P(gemm_load_latency_ns), 381.6, "ns",
      "measured: tmahw calibrate --only clock,gemm_chain on the H200 (traces/h200/calibration/gemm_chain.params, "
      "2026-11-25 06:34 UTC, commit ae2fb45): every SM's thread loading one stage at a time of an A box (64 or 128 "

@@ -85,6 +85,9 @@ typedef struct pipe_params {
      * return, and the SM clock while every SM's tensor pipe is busy (the pipe's cycles run at
      * it) */
     double wgmma_cycles_per_col, wgmma_copy_cycles_per_col, wgmma_latency_cycles, clock_tensor_ghz;
+    /* the SM clock the generated GEMM kernels keep (their tensor pipes, loads and stores
+     * together draw more power than the pipe alone), with 16-bit and with 8-bit operands */
+    double clock_gemm_ghz, clock_gemm_fp8_ghz;
     /* one mbarrier.arrive.expect_tx alone (the GEMM producer's per-stage instruction) */
     double expect_tx_alone_ns;
     /* the generated GEMM kernel's instructions (hw/gemm_kernel.cuh), each an issue slot of
@@ -92,12 +95,19 @@ typedef struct pipe_params {
      * the loop) and a consumer warp's per stage (full wait, fence, the wgmma with their
      * descriptors, commit, wait_group, release, the loop) */
     double gemm_produce_slots, gemm_consume_slots;
+    /* the GEMM producer thread's time from the end of a blocked wait on its empty barrier
+     * (wake_ns after the consumers' last release) to its next expect_tx */
+    double gemm_produce_resume_ns;
     /* a GEMM stage's copies from L2 while every SM loads its own: issue to complete_tx
      * beyond the bytes at the TMA rate (the idle machine's is l2_latency_ns) */
     double gemm_load_latency_ns;
     /* the GEMM producer thread's time per stage beyond its bytes at tma_bytes_per_ns_sm: one
      * thread's stages of copies complete one after another */
     double gemm_step_ns;
+    /* the generated GEMM's direct epilogue (st.global.b32 of the accumulators, 16 bytes to
+     * each of 8 rows per warp instruction): the GPU's rate for those stores and the bytes a
+     * CTA stores before its warps wait for them to drain */
+    double gemm_store_bytes_per_ns, gemm_store_queue_bytes;
     /* the GPU's L2 read rate for TMA loads of data in L2 when each box is read by a group of
      * 1, 2, 4, 8, 16 or 32 SMs at about the same time: the GEMM
      * operands' copies, each tile of which 8-16 SMs load */

@@ -124,6 +124,7 @@ static void sim_free(sim *s)
     free(s->smsp_next);
     free(s->tensor_free);
     free(s->copies_until);
+    free(s->stores_drained);
     free(s->wg_done);
 }
 
@@ -163,8 +164,9 @@ static int sim_alloc(sim *s, err_info *e)
     if (s->gemm) {
         s->tensor_free = calloc(s->sms, sizeof(int64_t));
         s->copies_until = calloc(s->sms, sizeof(int64_t));
+        s->stores_drained = calloc(s->sms, sizeof(int64_t));
         s->wg_done = calloc((size_t)s->nw * d->stages, sizeof(int64_t));
-        if (!s->tensor_free || !s->copies_until || !s->wg_done)
+        if (!s->tensor_free || !s->copies_until || !s->stores_drained || !s->wg_done)
             return err_set(e, ERR_IO, "out_of_memory", "wgmma state for %u CTAs", d->ctas);
     }
     trace_init(&s->late, TRACE_SRC_SIM);

@@ -102,14 +102,14 @@ static void account_wait(sim *s, warp *w, int64_t end)
     close_wait_span(s, w, end, 0);
 }
 
-/* What a warp does between its blocked wait's return and its next step: the generated TMA
- * producer's end of the wait and its loop before the next expect_tx (the GEMM producer is
- * one thread's tight loop, its wake is all). */
+/* What a warp does between its blocked wait's return and its next step: the end of the
+ * producer's wait and its loop before the next expect_tx, the generated pipeline kernel's
+ * or the GEMM kernel's (each measured in its own kernels' traces). */
 static int64_t resume_after_wait(const sim *s, const warp *w)
 {
-    if (w->is_consumer || s->gemm || s->d->mode != PIPE_WARP_SPECIALIZED)
+    if (w->is_consumer || s->d->mode != PIPE_WARP_SPECIALIZED)
         return 0;
-    return (int64_t)(s->p->produce_resume_ns * 1000);
+    return (int64_t)((s->gemm ? s->p->gemm_produce_resume_ns : s->p->produce_resume_ns) * 1000);
 }
 
 static void wake_waiters(sim *s, uint32_t cta, uint32_t b)

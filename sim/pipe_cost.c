@@ -383,6 +383,14 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
     return issued;
 }
 
+/* The CTAs of the persistent grid that work on a tile in the same round as a CTA's tile
+ * number `tile` (its own count: every CTA's k-th tile falls in round k). */
+static double gemm_round_ctas(const pipe_desc *d, uint32_t tile)
+{
+    double left = (double)d->gemm.tiles - (double)tile * d->ctas;
+    return left < 1 ? 1 : left < d->ctas ? left : d->ctas;
+}
+
 /* The tile's epilogue of one consumer warpgroup after its wait_group(0) (hw/gemm_kernel.cuh
  * gm_epilogue). tma: wait until the previous tile's store has read the staging buffer, each
  * warp converts and writes its 16 rows with BN/4 st.shared.b32 (one wavefront each, the
@@ -390,7 +398,10 @@ int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
  * measured apart), the port serving the warpgroup's BN wavefronts; two named barriers; one
  * thread stores the 64 x BN bf16 with TMA (through the
  * SM's TMA unit, L2 and DRAM), which has read the staging buffer store_latency_ns after its
- * issue. direct: BN/4 st.global.b32 per warp, the bytes through the SM's intake and memory.
+ * issue. direct: BN/4 st.global.b32 per warp, each writing 16 bytes to each of 8 rows: a CTA
+ * stores gemm_store_queue_bytes before its warps wait (lg_throttle), the rest drains at
+ * gemm_store_bytes_per_ns, the GPU's, shared by the CTAs storing a tile of the same round;
+ * the bytes then through the SM's intake and memory.
  * Returns the end of the warpgroup's epilogue. */
 int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
 {
@@ -414,6 +425,17 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
         if (served > end)
             end = served;
         end += (int64_t)(2 * p->barsync_ns * 1000);
+    }
+    double excess = bytes - p->gemm_store_queue_bytes / d->gemm.consumer_groups;
+    if (!tma && excess > 0) {
+        /* the stores beyond the CTA's queue (its share per warpgroup) drain at the GPU's
+         * rate shared by the CTAs that store a tile of the same round; the warps wait
+         * until theirs have drained */
+        int64_t *drained = &s->stores_drained[sm];
+        int64_t from = t > *drained ? t : *drained;
+        *drained = from + (int64_t)(excess * gemm_round_ctas(d, tile) * 1000.0 / p->gemm_store_bytes_per_ns);
+        if (*drained > end)
+            end = *drained;
     }
     int64_t issue = end;
     int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma, 1);

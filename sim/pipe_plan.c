@@ -6,6 +6,7 @@
 
 #include "access.h"
 #include "tm.h"
+#include "wgmma.h"
 
 uint32_t pipe_plan_slot_bytes(uint32_t footprint)
 {
@@ -60,9 +61,16 @@ uint32_t pipe_plan_mma_chains(const pipe_desc *d)
 
 /* The GPU lowers its clock while the tensor pipe runs: 1.805 GHz under wgmma (tmahw
  * calibrate --only wgmma_load), and the corpus's mma.sync kernels ran at a median of
- * 1.81 GHz (profiler cycles over the timed launch's ns) where the others ran at 1.98. */
+ * 1.81 GHz (profiler cycles over the timed launch's ns) where the others ran at 1.98; the
+ * generated GEMMs, loading and storing beside the pipe, at their own measured clock, lower
+ * with 8-bit operands. */
 double pipe_plan_clock_ghz(const pipe_desc *d, const pipe_params *p)
 {
+    if (d->math == PIPE_MATH_WGMMA) {
+        double g = wg_dtype_bytes((wg_dtype)d->wgmma.dtype) == 1 ? p->clock_gemm_fp8_ghz : p->clock_gemm_ghz;
+        if (g > 0)
+            return g;
+    }
     int tensor = d->math == PIPE_MATH_MMA || d->math == PIPE_MATH_WGMMA;
     return tensor && p->clock_tensor_ghz > 0 ? p->clock_tensor_ghz : p->clock_ghz;
 }

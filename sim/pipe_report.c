@@ -137,7 +137,7 @@ static void gemm_sentence(const sim *s, pipe_result *r)
     snprintf(r->bottleneck, sizeof r->bottleneck,
              "%s; busy: producer chains %.0f%%, tensor pipes %.0f%% at %.3f GHz, L2 %.0f%% (at its rate for the "
              "operands' readers), DRAM %.0f%%; the consumers wait on full barriers %.0f%% of their time.",
-             lead, 100 * gemm_chain_util(s, r), 100 * ev->math_util, s->p->clock_tensor_ghz, 100 * ev->l2_util,
+             lead, 100 * gemm_chain_util(s, r), 100 * ev->math_util, 1000.0 / s->ps_per_cycle, 100 * ev->l2_util,
              100 * ev->dram_util, 100 * ev->wait_data);
 }
 

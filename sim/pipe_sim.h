@@ -153,6 +153,7 @@ typedef struct sim {
     int gemm;
     int64_t *tensor_free, l2_free, *wg_done;
     int64_t *copies_until;           /* per SM: the end of the TMA loads in flight into its shared memory */
+    int64_t *stores_drained;         /* per SM: when its direct epilogue's stores beyond its queue have drained */
     double tensor_busy, l2_busy;
     double chain_busy;               /* GEMM: the producer threads' stage chains (gemm_step_floor), all CTAs */
     uint32_t nw, nbar, sms, next_cta;
