@@ -686,6 +686,52 @@ int b_issue(ctx &c)
     return 0;
 }
 
+typedef void (*mma_mix_kernel)(int, int, int, u32, u64 *, float *);
+
+/* The span of warps [w0, w1) of each CTA, the median over the SMs. */
+static double warps_span(const ctx &c, int w0, int w1)
+{
+    std::vector<double> s;
+    for (int b = 0; b < c.sms; b++) {
+        u64 t0 = ~0ull, t1 = 0;
+        for (int w = w0; w < w1; w++) {
+            t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
+            t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
+        }
+        s.push_back((double)(t1 - t0));
+    }
+    return quantile(s, 0.5);
+}
+
+/* mma.sync beside integer work on one sub-partition (ck_mma_mix): two warps of mma.sync
+ * chains and two warps of integer chains per sub-partition, each pair alone and both at
+ * once. If the tensor pipe's work and the other instructions' issue overlapped, both at once
+ * would take about the longer of the two alone; if an mma.sync holds its sub-partition for its
+ * pipe time, about their sum. Work sized so that each alone takes about the same time. */
+int b_mma_mix(ctx &c)
+{
+    const mma_mix_kernel ks[3] = {ck_mma_mix<0>, ck_mma_mix<1>, ck_mma_mix<4>};
+    const char *names[3] = {"mad", "xor", "addr"};
+    const int n_mma = 1024, n_ints[3] = {384, 640, 640};
+    for (int k = 0; k < 3; k++) {
+        double span[3];
+        for (int who = 1; who <= 3; who++) {
+            ks[k]<<<c.sms, 512>>>(n_mma, n_ints[k], who, 0x9e3779b1u, c.dout, (float *)c.dsink);
+            if (fetch(c, 64 * (size_t)c.sms))
+                return -1;
+            span[who - 1] = warps_span(c, who == 2 ? 8 : 0, who == 1 ? 8 : 16);
+        }
+        const double sum = span[0] + span[1], most = std::max(span[0], span[1]);
+        /* 0: both at once take the longer alone (full overlap); 1: their sum (none) */
+        add1(c, "mma_mix", fmt("mma_mix_%s_serial", names[k]).c_str(), "share", false, (span[2] - most) / (sum - most),
+             fmt("two warps of mma.sync.m16n8k16 (4 chains, %d x 4 per warp) and two of %s integer chains (8 chains, "
+                 "%d x 32 per warp) per sub-partition, one CTA of 16 warps per SM: cycles alone %.0f (mma) and %.0f "
+                 "(integer), both at once %.0f; (both - longer) / (sum - longer): 0 the two overlap, 1 they add up",
+                 n_mma, names[k], n_ints[k], span[0], span[1], span[2]));
+    }
+    return 0;
+}
+
 /* One SM's sub-partitions as the warps of its CTAs fill them (%warpid % 4 of each warp, the
  * SM's CTAs in the order of their first warp's slot): "CTA: residues of warps 0..W-1". */
 std::string smsp_map(const ctx &c, int grid, int warps)
@@ -1781,12 +1827,13 @@ void usage(FILE *f)
             "spread; resident clusters; L2 reads shared by several SMs (l2share); the GEMM producer's\n"
             "stages by their size (gemm_chain); integer issue\n"
             "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
-            "CTAs run on (smsp).\n"
+            "CTAs run on (smsp); integer work beside mma.sync on one sub-partition (mma_mix).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
+            "                 mma_mix\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -1794,7 +1841,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp"};
+                               "smsp", "mma_mix"};
 
 } // namespace
 
@@ -1879,7 +1926,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
                : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big)
-               : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b_clusters(c);
+               : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
             cudaGetLastError();

@@ -516,6 +516,45 @@ __global__ void ck_mma(int n, u64 *out, float *sink)
     }
 }
 
+/* Whether a sub-partition issues other instructions while its tensor pipe runs mma.sync:
+ * a CTA of 16 warps per SM, warps 0-7 (two per sub-partition) mma.sync.m16n8k16 in 4 chains
+ * (n_mma trips of 4), warps 8-15 (two per sub-partition) integer mix MIX on 8 chains
+ * (n_int trips of 32, ck_int_trips). who: 1 the mma warps only, 2 the integer warps only,
+ * 3 both at once; the other warps exit at once. */
+template <int MIX>
+__global__ void ck_mma_mix(int n_mma, int n_int, int who, u32 m, u64 *out, float *sink)
+{
+    const u32 lane = threadIdx.x & 31, wi = threadIdx.x >> 5;
+    const int mma = wi < 8;
+    if (!(who & (mma ? 1 : 2)))
+        return;
+    u64 t0, t1;
+    if (mma) {
+        float d[4][4] = {};
+        const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
+        t0 = ck_clk();
+        for (int i = 0; i < n_mma; i++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                             "{%8, %9}, {%0, %1, %2, %3};"
+                             : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
+                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+        float r = 0.f;
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            r += d[q][0] + d[q][1] + d[q][2] + d[q][3];
+        t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
+    } else {
+        ck_int_trips<MIX>(n_int, m, (u32 *)sink, &t0, &t1);
+    }
+    if (lane == 0) {
+        out[(blockIdx.x * 32 + wi) * 2] = t0;
+        out[(blockIdx.x * 32 + wi) * 2 + 1] = t1;
+    }
+}
+
 /* The generated math block (hw/run_kernel.cuh MATH 2) as it is compiled there: N mma.sync
  * per block, a compile-time count in 4 accumulator chains that start apart, the
  * accumulators summed after the block; `reps` blocks per warp. */

@@ -301,7 +301,8 @@ int64_t math_step_end(sim *s, warp *w)
     /* an FFMA holds a busy sub-partition for ffma_cycles; an mma.sync holds it for its
      * tensor-pipe time: on busy sub-partitions the cycles are the sum of the tensor pipe's
      * active cycles and the other instructions' issue, not the larger of the two
-     * (scripts/mma-issue.py) */
+     * (scripts/mma-issue.py on the corpus's counters; tmahw calibrate --only mma_mix:
+     * integer work of the generated code's mix beside mma.sync takes 0.97 of the sum) */
     double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
                                              : pipe_math_pipe_cycles(d, p);
     int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->math_tail;
