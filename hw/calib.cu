@@ -1631,21 +1631,25 @@ int b_place(ctx &c)
 }
 
 /* The st.async copy trip (kernel ck_stas), swept one variable at a time: where the data comes
- * from (L2: each CTA walks its 8 stages once untimed, then again, every SM's CTAs sharing 132
- * regions of at most 64 KiB of sectors; DRAM: every CTA its own stages, each launch past the
- * last one's bytes in a 6 GiB buffer), how many 128-byte lines a trip's 512 bytes touch (rows
- * of 128, 64, 32, 16 bytes at a 1 KiB pitch: 4, 8, 16, 32 lines and 16, 16, 16, 32 sectors;
- * beside them contiguous 512-byte rows, 256-byte rows, and 16-byte rows at a 32-byte pitch: 8
- * lines, 32 sectors), and how many producer warps each SM runs at once (1-16 CTAs of one warp
- * per SM). The simulator takes the 4-line row series and the CTAs-per-SM series of each
- * source; the other points are written as measurements. */
+ * from (L1: each CTA walks its 8 stages once untimed, then again; L2: a launch walks every
+ * CTA's stages untimed, then the timed launch walks them again, the SMs' L1 holding none of
+ * it at the start of a kernel, every SM's CTAs sharing 132 regions of at most 64 KiB of
+ * sectors; DRAM: every CTA its own stages, each launch past the last one's bytes in a 6 GiB
+ * buffer), how many 128-byte lines a trip's 512 bytes touch (rows of 128, 64, 32, 16 bytes at
+ * a 1 KiB pitch: 4, 8, 16, 32 lines and 16, 16, 16, 32 sectors; beside them contiguous
+ * 512-byte rows, 256-byte rows, and 16-byte rows at a 32-byte pitch: 8 lines, 32 sectors),
+ * and how many producer warps each SM runs at once (1-16 CTAs of one warp per SM); last the
+ * st.async alone (a constant stored, no load). The simulator takes the 4-line row series and
+ * the CTAs-per-SM series of each source; the other points are written as measurements. */
 struct stas_shape {
     u32 row, pitch;
     const char *what;
 };
 
+enum { STAS_L1, STAS_L2, STAS_DRAM, STAS_NOLOAD };
+
 int stas_point(ctx &c, const unsigned char *buf, size_t buf_bytes, size_t &cursor, uint4 *dtab,
-               const stas_shape &sh, bool l2, int per_sm, std::vector<double> &ns)
+               const stas_shape &sh, int src, int per_sm, std::vector<double> &ns)
 {
     const u32 stages = 8, chunks = 256;
     std::vector<uint4> tab(chunks);
@@ -1657,28 +1661,30 @@ int stas_point(ctx &c, const unsigned char *buf, size_t buf_bytes, size_t &curso
     const unsigned long long stride = (unsigned long long)(chunks * 16 / sh.row) * sh.pitch;
     const unsigned long long region = stride * stages;
     const int grid = c.sms * per_sm;
-    const u32 regions = l2 ? (u32)c.sms : (u32)grid;
+    const u32 regions = src == STAS_DRAM ? (u32)grid : (u32)c.sms;
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute at[1];
     at[0].id = cudaLaunchAttributeClusterDimension;
     at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
     cfg.gridDim = dim3((unsigned)grid), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
-    for (int rep = 0; rep < 3; rep++) {
-        const size_t need = (size_t)(region * regions);
-        if (need > buf_bytes) {
-            c.err = fmt("stas: %zu bytes of stages do not fit the %zu-byte buffer", need, buf_bytes);
-            return -1;
-        }
+    const size_t need = (size_t)(region * regions);
+    if (need > buf_bytes) {
+        c.err = fmt("stas: %zu bytes of stages do not fit the %zu-byte buffer", need, buf_bytes);
+        return -1;
+    }
+    for (int rep = 0; rep < (src == STAS_L2 ? 4 : 3); rep++) {
         if (cursor + need > buf_bytes)
             cursor = 0;
         CK(cudaLaunchKernelEx(&cfg, ck_stas, buf + cursor, region, regions, (const uint4 *)dtab, stride, stages,
-                              l2 ? 1u : 0u, c.dout));
+                              src == STAS_L1 ? 1u : 0u, src == STAS_NOLOAD ? 1u : 0u, c.dout));
         if (fetch(c, (size_t)grid))
             return -1;
-        if (!l2)   /* DRAM: the next launch reads bytes no launch has read lately */
+        if (src == STAS_DRAM)   /* the next launch reads bytes no launch has read lately */
             cursor += (need + 4095) & ~(size_t)4095;
+        if (src == STAS_L2 && rep == 0)
+            continue;   /* the launch that brings the stages into L2 */
         for (int b = 0; b < grid; b++)
-            ns.push_back((double)c.hout[b] / c.ghz);
+            ns.push_back((double)c.hout[b] / (stages * 8.0) / c.ghz);
     }
     return 0;
 }
@@ -1694,6 +1700,10 @@ int b_stas(ctx &c)
                                  {16, 32, "rows of 16 bytes at a 32-byte pitch (8 lines, 32 sectors a trip)"}};
     const int per_sm[] = {1, 2, 4, 8, 16};
     const char *lines_name[4] = {"4lines", "8lines", "16lines", "32lines"};
+    const char *src_name[4] = {"l1", "l2", "dram", "noload"};
+    const char *src_what[4] = {"its own SM's L1 (the same stages walked once before in the kernel)",
+                               "L2 (the same stages walked by a launch before)",
+                               "DRAM (bytes no launch read lately)", "no load (a constant stored)"};
     const size_t buf_bytes = 6ull << 30;
     unsigned char *buf = NULL;
     uint4 *dtab = NULL;
@@ -1702,30 +1712,26 @@ int b_stas(ctx &c)
     CK(cudaMemset(buf, 0, buf_bytes));
     size_t cursor = 0;
     int rc = 0;
-    for (int src = 0; src < 2 && !rc; src++) {
-        const bool l2 = src == 0;
-        const char *sname = l2 ? "l2" : "dram";
+    for (int src = 0; src < 4 && !rc; src++)
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0] && !rc; si++)
             for (int ki = 0; ki < 5 && !rc; ki++) {
                 const stas_shape &sh = shapes[si];
-                if (si > 0 && per_sm[ki] != 1 && per_sm[ki] != 8)
+                if ((si > 0 && per_sm[ki] != 1 && per_sm[ki] != 8) || (src == STAS_NOLOAD && si > 0))
                     continue;   /* the CTAs-per-SM series on the 4-line rows; the others at 1 and 8 */
                 std::vector<double> ns;
-                rc = stas_point(c, buf, buf_bytes, cursor, dtab, sh, l2, per_sm[ki], ns);
+                rc = stas_point(c, buf, buf_bytes, cursor, dtab, sh, src, per_sm[ki], ns);
                 if (rc)
                     break;
-                const bool param = (si < 4 && per_sm[ki] == 1) || (si == 0 && per_sm[ki] > 1);
-                std::string name = !param ? fmt("stas_%s_r%u_p%u_k%d_ns", sname, sh.row, sh.pitch, per_sm[ki])
-                                   : per_sm[ki] == 1 ? fmt("stas_%s_%s_ns", sname, lines_name[si])
-                                                     : fmt("stas_%s_k%d_ns", sname, per_sm[ki]);
+                const bool param = src != STAS_NOLOAD && ((si < 4 && per_sm[ki] == 1) || (si == 0 && per_sm[ki] > 1));
+                std::string name = !param ? fmt("stas_%s_r%u_p%u_k%d_ns", src_name[src], sh.row, sh.pitch, per_sm[ki])
+                                   : per_sm[ki] == 1 ? fmt("stas_%s_%s_ns", src_name[src], lines_name[si])
+                                                     : fmt("stas_%s_k%d_ns", src_name[src], per_sm[ki]);
                 add(c, "stas", name.c_str(), "ns", param, ns,
                     fmt("st.async copy loop as generated (chunk table, unrolled by 4), clusters of 2, %d CTA(s) of one "
                         "producer warp per SM, %s, data from %s: ns per trip of 32 lanes x 16 bytes (a load, then "
                         "st.async to the peer), 8 stages of 8 trips, per CTA, 3 launches",
-                        per_sm[ki], sh.what,
-                        l2 ? "L2 (the same stages walked once before)" : "DRAM (bytes no launch read lately)"));
+                        per_sm[ki], sh.what, src_what[src]));
             }
-    }
     cudaFree(dtab);
     cudaFree(buf);
     return rc;

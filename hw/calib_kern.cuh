@@ -800,10 +800,12 @@ __global__ void ck_place(u64 spin_ns, u64 *out)
  * The stages' expect_tx is made once before the clock starts, so the clock holds the trips
  * alone. Each CTA's stages lie at src + (blockIdx.x % regions) x region, stage j at j x
  * stage_stride; with warm set the CTA first walks its stages once untimed (the data then
- * comes from L2). out[blockIdx.x]: cycles per trip of the timed walk. */
+ * comes from its own SM's L1, as the global loads are cached there); with noload set the
+ * lanes store a constant instead of loading (the st.async alone).
+ * out[blockIdx.x]: cycles of the timed walk (stages x 8 trips). */
 #define CK_STAS_CHUNKS 256u
 __global__ void ck_stas(const unsigned char *src, unsigned long long region, u32 regions,
-                        const uint4 *__restrict__ tab, unsigned long long stage_stride, u32 stages, u32 warm, u64 *out)
+                        const uint4 *__restrict__ tab, unsigned long long stage_stride, u32 stages, u32 warm, u32 noload, u64 *out)
 {
     __shared__ __align__(128) unsigned char stage[CK_STAS_CHUNKS * 16];
     __shared__ __align__(8) u64 bar;
@@ -829,7 +831,7 @@ __global__ void ck_stas(const unsigned char *src, unsigned long long region, u32
 #pragma unroll 4
             for (u32 q = lane; q < CK_STAS_CHUNKS; q += 32) {
                 const uint4 c = tab[q];
-                const uint4 v = *(const uint4 *)(g + c.z);
+                const uint4 v = noload ? make_uint4(c.z, q, j, pass) : *(const uint4 *)(g + c.z);
                 u32 dst;
                 asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"(ck_sa(stage) + c.y), "r"(peer));
                 asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
@@ -841,7 +843,7 @@ __global__ void ck_stas(const unsigned char *src, unsigned long long region, u32
     }
     u64 t1 = ck_clk();
     if (lane == 0)
-        out[blockIdx.x] = (t1 - t0) / (stages * (CK_STAS_CHUNKS / 32u));
+        out[blockIdx.x] = t1 - t0;
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
