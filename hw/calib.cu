@@ -1675,8 +1675,8 @@ int stas_point(ctx &c, const unsigned char *buf, size_t buf_bytes, size_t &curso
     for (int rep = 0; rep < (src == STAS_L2 ? 4 : 3); rep++) {
         if (cursor + need > buf_bytes)
             cursor = 0;
-        CK(cudaLaunchKernelEx(&cfg, ck_stas, buf + cursor, region, regions, (const uint4 *)dtab, stride, stages,
-                              src == STAS_L1 ? 1u : 0u, src == STAS_NOLOAD ? 1u : 0u, c.dout));
+        CK(cudaLaunchKernelEx(&cfg, src == STAS_NOLOAD ? ck_stas<true> : ck_stas<false>, buf + cursor, region, regions,
+                              (const uint4 *)dtab, stride, stages, src == STAS_L1 ? 1u : 0u, c.dout));
         if (fetch(c, (size_t)grid))
             return -1;
         if (src == STAS_DRAM)   /* the next launch reads bytes no launch has read lately */
@@ -1727,7 +1727,7 @@ int b_stas(ctx &c)
                                    : per_sm[ki] == 1 ? fmt("stas_%s_%s_ns", src_name[src], lines_name[si])
                                                      : fmt("stas_%s_k%d_ns", src_name[src], per_sm[ki]);
                 add(c, "stas", name.c_str(), "ns", param, ns,
-                    fmt("st.async copy loop as generated (chunk table, unrolled by 4), clusters of 2, %d CTA(s) of one "
+                    fmt("st.async copy loop as generated (chunk table; 4 trips' loads, then their st.async), clusters of 2, %d CTA(s) of one "
                         "producer warp per SM, %s, data from %s: ns per trip of 32 lanes x 16 bytes (a load, then "
                         "st.async to the peer), 8 stages of 8 trips, per CTA, 3 launches",
                         per_sm[ki], sh.what, src_what[src]));

@@ -796,16 +796,18 @@ __global__ void ck_place(u64 spin_ns, u64 *out)
  * lane taking its 16-byte chunk's place from a table (tab[q].y: the offset in the stage,
  * .z: in global memory, read through the non-coherent path as the generated kernel reads its
  * __device__ const table), loading the chunk and storing it with st.async (complete_tx on the
- * peer's barrier), 32 lanes a trip, the loop unrolled by 4 as the generated loop's code is.
- * The stages' expect_tx is made once before the clock starts, so the clock holds the trips
- * alone. Each CTA's stages lie at src + (blockIdx.x % regions) x region, stage j at j x
- * stage_stride; with warm set the CTA first walks its stages once untimed (the data then
- * comes from its own SM's L1, as the global loads are cached there); with noload set the
- * lanes store a constant instead of loading (the st.async alone).
+ * peer's barrier), 32 lanes a trip. The generated loop's code (nvcc 13.0, sm_90a: its SASS)
+ * issues the loads of 4 trips, then their 4 st.async; the kernel is written in those batches
+ * so that the compiler cannot choose otherwise. The stages' expect_tx is made once before the
+ * clock starts, so the clock holds the trips alone. Each CTA's stages lie at
+ * src + (blockIdx.x % regions) x region, stage j at j x stage_stride; with warm set the CTA
+ * first walks its stages once untimed (the data then comes from its own SM's L1, as the
+ * global loads are cached there); NOLOAD: the lanes store a constant (the st.async alone).
  * out[blockIdx.x]: cycles of the timed walk (stages x 8 trips). */
 #define CK_STAS_CHUNKS 256u
+template <bool NOLOAD>
 __global__ void ck_stas(const unsigned char *src, unsigned long long region, u32 regions,
-                        const uint4 *__restrict__ tab, unsigned long long stage_stride, u32 stages, u32 warm, u32 noload, u64 *out)
+                        const uint4 *__restrict__ tab, unsigned long long stage_stride, u32 stages, u32 warm, u64 *out)
 {
     __shared__ __align__(128) unsigned char stage[CK_STAS_CHUNKS * 16];
     __shared__ __align__(8) u64 bar;
@@ -828,15 +830,22 @@ __global__ void ck_stas(const unsigned char *src, unsigned long long region, u32
         t0 = ck_clk();
         for (u32 j = 0; j < stages; j++) {
             const unsigned char *g = base + j * stage_stride;
-#pragma unroll 4
-            for (u32 q = lane; q < CK_STAS_CHUNKS; q += 32) {
-                const uint4 c = tab[q];
-                const uint4 v = noload ? make_uint4(c.z, q, j, pass) : *(const uint4 *)(g + c.z);
-                u32 dst;
-                asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"(ck_sa(stage) + c.y), "r"(peer));
-                asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
-                             ::"r"(dst), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rbar)
-                             : "memory");
+            for (u32 q0 = lane; q0 < CK_STAS_CHUNKS; q0 += 4 * 32) {
+                uint4 c[4], v[4];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    c[i] = tab[q0 + 32 * i];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    v[i] = NOLOAD ? make_uint4(c[i].z, q0, j, pass) : *(const uint4 *)(g + c[i].z);
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    u32 dst;
+                    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"(ck_sa(stage) + c[i].y), "r"(peer));
+                    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                                 ::"r"(dst), "r"(v[i].x), "r"(v[i].y), "r"(v[i].z), "r"(v[i].w), "r"(rbar)
+                                 : "memory");
+                }
             }
             __syncwarp();
         }
