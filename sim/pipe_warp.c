@@ -257,6 +257,7 @@ static int64_t step_stas_loaded(sim *s, warp *w)
     uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
     uint32_t base = w->cta - w->cta % d->cluster, peer = base + ((w->cta - base) ^ 1u);
     s->r->role[w->role].issue_ns += (double)(s->now - w->op_start) / 1000.0;
+    stas_loop_done(s, w);
     mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
                      .intended_phase = k};
     pipe_emit(s, s->now, 0, w, peer, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
