@@ -189,6 +189,13 @@ static const params_info table[] = {
      STAS_CAL "the st.async alone (a constant stored, no load), 8 producer warp(s) per SM: 77.64 ns [49.53..87.2]"},
     {"stas_alone_k16_ns", P(stas_alone_ns[4]), 71.14, "ns",
      STAS_CAL "the st.async alone (a constant stored, no load), 16 producer warp(s) per SM: 71.14 ns [39.56..84.01]"},
+    {"stas_tail_ns", P(stas_tail_ns), 184, "ns",
+     "measured: the generated st.async producer's step in the traces of the H200 corpus's fit half as recorded on "
+     "2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), st_async descriptions at one CTA per SM: the end of "
+     "a stage's copy loop to the next stage's remote expect_tx (the event's record, the loop, the probe of the "
+     "free empty barrier), in steps whose stage the consumers had released before the loop ended; each kernel's "
+     "median, the median over kernels (scripts/stas-steps.py): 184 [158..214, n 9 kernels]. H100: the H200's "
+     "value (not measured on an H100)"},
     {"l2_resident_32mib", P(l2_resident_share[0]), 0.929, "share",
      L2_RESIDENT "32 MiB: 7468 B/ns on the H100, share 0.929 (the H200: 7836 B/ns, 1.000)"},
     {"l2_resident_40mib", P(l2_resident_share[1]), 0.688, "share",

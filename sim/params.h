@@ -63,6 +63,7 @@ typedef struct pipe_params {
     double stas_lines_ns[PARAMS_STAS_SOURCES][PARAMS_STAS_LINES];
     double stas_ctas_ns[PARAMS_STAS_SOURCES][PARAMS_STAS_CTAS];
     double stas_alone_ns[PARAMS_STAS_CTAS + 1];
+    double stas_tail_ns;           /* generated st.async producer: its loop's end to the next stage's expect_tx */
     double l1_smem_bytes;          /* an SM's L1 data cache and shared memory together */
     /* the share of a footprint cycled through that L2 serves, at 32, 40, 48, 64, 96 MiB (all of
      * it up to 24 MiB, none from 512 MiB on) */

@@ -61,11 +61,11 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
         /* corpus_0002_0083 and _0037 (one stage, 12 and more CTAs per SM) are faster in the
-         * model since the producer's step is measured, not the H100 examples'; the H200's
-         * st_async kernels are worse since the st.async trip is the one tmahw calibrate
-         * measures (median 8.1 -> 8.6%, max 52.0 -> 64.7%, corpus_0002_0111) */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 8.7 : 8.7);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 64.8 : 40.7);
+         * model since the producer's step is measured, not the H100 examples'; on the H200
+         * corpus_0002_0111 (st_async, 8 CTAs per SM, 3 trips a stage) went from -12% to
+         * +75% when the st.async trip became the one tmahw calibrate measures */
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 8.2 : 8.7);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 75.3 : 40.7);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 85.5 : 88.0);
     }
     done(&r);
@@ -103,11 +103,10 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 13);
     /* recorded again with the generator of commit fbb0976 (read addresses as bases plus
-     * constants, copy sources from per-stage tile bases); stasync_cluster is the worst at
-     * -20.6% (it was +11.9% with the st.async trip of 133 ns; its 33 MiB of tiles take the
-     * measured L2 share of a 32 MiB footprint, all of it, and its loop comes out 17% short) */
+     * constants, copy sources from per-stage tile bases): compute_bound is the worst at
+     * 9.1%, stasync_cluster -8.2% (+11.9% with the st.async trip of 133 ns) */
     cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.2);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 20.7);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 12.0);
     done(&r);
 }
 
