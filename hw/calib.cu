@@ -1676,34 +1676,110 @@ int b_place(ctx &c)
     return 0;
 }
 
-/* The st.async copy trip: clusters of 2, one producer warp per CTA, 1-8 CTAs per SM, data
- * from DRAM (1 GiB walked once), rows of 512 (contiguous), 128, 64, 32 bytes at a 1 KiB
- * pitch. The simulator prices a trip by the lines it touches and the producers per SM. */
-int b_stas(ctx &c, void *big, size_t big_bytes)
+/* The st.async copy trip (kernel ck_stas), swept one variable at a time: where the data comes
+ * from (L1: each CTA walks its 8 stages once untimed, then again; L2: a launch walks every
+ * CTA's stages untimed, then the timed launches walk them again, the SMs' L1 holding none of
+ * it at the start of a kernel, every SM's CTAs sharing 132 regions; DRAM: every CTA its own
+ * stages, a launch walks them untimed (the address translations are then cached, as they are
+ * for a kernel's tensors after its first tiles), then before each timed launch a 256 MiB
+ * memset evicts them from L2), how many 128-byte lines a trip's 512 bytes touch (rows of 128,
+ * 64, 32, 16 bytes at a 256-byte pitch: 4, 8, 16, 32 lines and 16, 16, 16, 32 sectors; beside
+ * them contiguous 512-byte rows, 256-byte rows at a 512-byte pitch, and 16-byte rows at a
+ * 32-byte pitch: 8 lines, 32 sectors), and how many producer warps each SM runs at once (1-16
+ * CTAs of one warp per SM); last the st.async alone (a constant stored, no load). The
+ * simulator takes the row series and the CTAs-per-SM series of each source and the st.async
+ * alone; the other points are written as measurements. */
+struct stas_shape {
+    u32 row, pitch;
+    const char *what;
+};
+
+enum { STAS_L1, STAS_L2, STAS_DRAM, STAS_ALONE };
+
+int stas_point(ctx &c, const unsigned char *buf, size_t buf_bytes, void *flush, size_t flush_bytes, uint4 *dtab,
+               const stas_shape &sh, int src, int per_sm, std::vector<double> &ns)
 {
-    const int per_sm[3] = {1, 4, 8}, rows[4] = {512, 128, 64, 32};
-    for (int ri = 0; ri < 4; ri++)
-        for (int ki = 0; ki < 3; ki++) {
-            cudaLaunchConfig_t cfg = {};
-            cudaLaunchAttribute at[1];
-            at[0].id = cudaLaunchAttributeClusterDimension;
-            at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
-            const int grid = c.sms * per_sm[ki];
-            cfg.gridDim = dim3((unsigned)grid), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
-            const u32 pitch = rows[ri] >= 512 ? 512u : 1024u;
-            CK(cudaLaunchKernelEx(&cfg, ck_stas, (const unsigned char *)big, (unsigned long long)big_bytes,
-                                  (u32)rows[ri], pitch, 8u, c.dout));
-            if (fetch(c, (size_t)grid))
-                return -1;
-            std::vector<double> ns;
-            for (int b = 0; b < grid; b++)
-                ns.push_back((double)c.hout[b] / c.ghz);
-            add(c, "stas", fmt("stas_trip_r%d_k%d_ns", rows[ri], per_sm[ki]).c_str(), "ns", false, ns,
-                fmt("st.async copy loop, clusters of 2, %d producer warp(s) per SM, rows of %d bytes%s from DRAM: ns "
-                    "per trip of 32 lanes x 16 bytes (load, then st.async to the peer)",
-                    per_sm[ki], rows[ri], rows[ri] >= 512 ? " (contiguous)" : " at a 1 KiB pitch"));
-        }
+    const u32 stages = 8, chunks = 256;
+    std::vector<uint4> tab(chunks);
+    for (u32 q = 0; q < chunks; q++) {
+        const u32 b = q * 16;
+        tab[q] = make_uint4(0u, b, (b / sh.row) * sh.pitch + b % sh.row, 0u);
+    }
+    CK(cudaMemcpy(dtab, tab.data(), chunks * sizeof(uint4), cudaMemcpyHostToDevice));
+    const unsigned long long stride = (unsigned long long)(chunks * 16 / sh.row) * sh.pitch;
+    const unsigned long long region = stride * stages;
+    const int grid = c.sms * per_sm;
+    const u32 regions = src == STAS_DRAM ? (u32)grid : (u32)c.sms;
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)grid), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
+    if ((size_t)(region * regions) > buf_bytes) {
+        c.err = fmt("stas: %llu bytes of stages do not fit the %zu-byte buffer", region * regions, buf_bytes);
+        return -1;
+    }
+    const bool warm_launch = src == STAS_L2 || src == STAS_DRAM;
+    for (int rep = warm_launch ? -1 : 0; rep < 3; rep++) {
+        if (src == STAS_DRAM && rep >= 0)
+            CK(cudaMemset(flush, rep + 1, flush_bytes));
+        CK(cudaLaunchKernelEx(&cfg, src == STAS_ALONE ? ck_stas<true> : ck_stas<false>, buf, region, regions,
+                              (const uint4 *)dtab, stride, stages, src == STAS_L1 ? 1u : 0u, c.dout));
+        if (fetch(c, (size_t)grid))
+            return -1;
+        for (int b = 0; b < grid && rep >= 0; b++)
+            ns.push_back((double)c.hout[b] / (stages * 8.0) / c.ghz);
+    }
     return 0;
+}
+
+int b_stas(ctx &c, void *flush, size_t flush_bytes)
+{
+    const stas_shape shapes[] = {{128, 256, "rows of 128 bytes at a 256-byte pitch (4 lines, 16 sectors a trip)"},
+                                 {64, 256, "rows of 64 bytes at a 256-byte pitch (8 lines, 16 sectors a trip)"},
+                                 {32, 256, "rows of 32 bytes at a 256-byte pitch (16 lines, 16 sectors a trip)"},
+                                 {16, 256, "rows of 16 bytes at a 256-byte pitch (32 lines, 32 sectors a trip)"},
+                                 {512, 512, "contiguous rows of 512 bytes (4 lines, 16 sectors a trip)"},
+                                 {256, 512, "rows of 256 bytes at a 512-byte pitch (4 lines, 16 sectors a trip)"},
+                                 {16, 32, "rows of 16 bytes at a 32-byte pitch (8 lines, 32 sectors a trip)"}};
+    const int per_sm[] = {1, 2, 4, 8, 16};
+    const char *lines_name[4] = {"4lines", "8lines", "16lines", "32lines"};
+    const char *src_name[4] = {"l1", "l2", "dram", "alone"};
+    const char *src_what[4] = {"its own SM's L1 (the same stages walked once before in the kernel)",
+                               "L2 (the same stages walked by a launch before)",
+                               "DRAM (walked by a launch before, then evicted from L2 by a 256 MiB memset)",
+                               "no load (a constant stored)"};
+    const size_t buf_bytes = 1ull << 30;
+    unsigned char *buf = NULL;
+    uint4 *dtab = NULL;
+    CK(cudaMalloc(&buf, buf_bytes));
+    CK(cudaMalloc(&dtab, 256 * sizeof(uint4)));
+    CK(cudaMemset(buf, 0, buf_bytes));
+    int rc = 0;
+    for (int src = 0; src < 4 && !rc; src++)
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0] && !rc; si++)
+            for (int ki = 0; ki < 5 && !rc; ki++) {
+                const stas_shape &sh = shapes[si];
+                if ((si > 0 && per_sm[ki] != 1 && per_sm[ki] != 8) || (src == STAS_ALONE && si > 0))
+                    continue;   /* the CTAs-per-SM series on the 4-line rows; the others at 1 and 8 */
+                std::vector<double> ns;
+                rc = stas_point(c, buf, buf_bytes, flush, flush_bytes, dtab, sh, src, per_sm[ki], ns);
+                if (rc)
+                    break;
+                const bool param = src == STAS_ALONE || (si < 4 && per_sm[ki] == 1) || (si == 0 && per_sm[ki] > 1);
+                std::string name = !param ? fmt("stas_%s_r%u_p%u_k%d_ns", src_name[src], sh.row, sh.pitch, per_sm[ki])
+                                   : per_sm[ki] == 1 && src != STAS_ALONE
+                                       ? fmt("stas_%s_%s_ns", src_name[src], lines_name[si])
+                                       : fmt("stas_%s_k%d_ns", src_name[src], per_sm[ki]);
+                add(c, "stas", name.c_str(), "ns", param, ns,
+                    fmt("st.async copy loop as generated (chunk table; 4 trips' loads, then their st.async), clusters "
+                        "of 2, %d CTA(s) of one producer warp per SM, %s, data from %s: ns per trip of 32 lanes x 16 "
+                        "bytes (a load, then st.async to the peer), 8 stages of 8 trips, per CTA, 3 launches",
+                        per_sm[ki], sh.what, src_what[src]));
+            }
+    cudaFree(dtab);
+    cudaFree(buf);
+    return rc;
 }
 
 int b_clusters(ctx &c)
@@ -1922,7 +1998,7 @@ int hw_cmd_calibrate(int argc, char **argv)
         c.err.clear();
         int rc = b == "clock" ? b_clock(c) : b == "d2d" ? b_d2d(c) : b == "tma_latency" ? b_tma_latency(c, big, flush, flush_bytes)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
-               : b == "stas" ? b_stas(c, big, big_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
+               : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
                : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big)

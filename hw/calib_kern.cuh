@@ -831,16 +831,24 @@ __global__ void ck_place(u64 spin_ns, u64 *out)
 }
 
 /* The st.async copy loop as the generated producer runs it (hw/run_kernel.cuh MODE 3), in
- * clusters of 2: warp 0 of every CTA writes 4 KiB stages into its peer's shared memory,
- * each lane loading 16 bytes from global memory and storing them with st.async
- * (complete_tx on the peer's barrier), one trip of 32 lanes after the other. The stage's
- * rows are row_bytes wide, pitch bytes apart, so a trip touches 512 / min(row_bytes, 128)
- * lines or more. Each CTA walks its own region of `src` (wrapping at `span`).
- * out[blockIdx.x]: cycles per trip. */
-__global__ void ck_stas(const unsigned char *src, unsigned long long span, u32 row_bytes, u32 pitch, u32 stages,
-                        u64 *out)
+ * clusters of 2: warp 0 of every CTA writes 4 KiB stages into its peer's shared memory, each
+ * lane taking its 16-byte chunk's place from a table (tab[q].y: the offset in the stage,
+ * .z: in global memory, read through the non-coherent path as the generated kernel reads its
+ * __device__ const table), loading the chunk and storing it with st.async (complete_tx on the
+ * peer's barrier), 32 lanes a trip. The generated loop's code (nvcc 13.0, sm_90a: its SASS)
+ * issues the loads of 4 trips, then their 4 st.async; the kernel is written in those batches
+ * so that the compiler cannot choose otherwise. The stages' expect_tx is made once before the
+ * clock starts, so the clock holds the trips alone. Each CTA's stages lie at
+ * src + (blockIdx.x % regions) x region, stage j at j x stage_stride; with warm set the CTA
+ * first walks its stages once untimed (the data then comes from its own SM's L1, as the
+ * global loads are cached there); NOLOAD: the lanes store a constant (the st.async alone).
+ * out[blockIdx.x]: cycles of the timed walk (stages x 8 trips). */
+#define CK_STAS_CHUNKS 256u
+template <bool NOLOAD>
+__global__ void ck_stas(const unsigned char *src, unsigned long long region, u32 regions,
+                        const uint4 *__restrict__ tab, unsigned long long stage_stride, u32 stages, u32 warm, u64 *out)
 {
-    __shared__ __align__(128) unsigned char stage[4096];
+    __shared__ __align__(128) unsigned char stage[CK_STAS_CHUNKS * 16];
     __shared__ __align__(8) u64 bar;
     u32 rank;
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
@@ -848,32 +856,42 @@ __global__ void ck_stas(const unsigned char *src, unsigned long long span, u32 r
     if (threadIdx.x == 0)
         ck_bar_init(ck_sa(&bar), 1u << 19);
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-    u32 rbar, rstage;
+    u32 rbar;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(ck_sa(&bar)), "r"(peer));
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rstage) : "r"(ck_sa(stage)), "r"(peer));
-    const unsigned long long per_stage = (unsigned long long)(4096 / row_bytes) * pitch;
-    const unsigned long long region = per_stage * stages;
-    const unsigned char *base = src + ((unsigned long long)blockIdx.x * region) % (span - region);
-    u64 t0 = ck_clk();
-    for (u32 j = 0; j < stages; j++) {
-        if (lane == 0)
-            asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(rbar),
-                         "r"(4096u)
-                         : "memory");
-        __syncwarp();
-        for (u32 q = lane; q < 256; q += 32) {
-            const u32 b = q * 16;
-            const uint4 v = *(const uint4 *)(base + j * per_stage + (unsigned long long)(b / row_bytes) * pitch +
-                                             b % row_bytes);
-            asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
-                         ::"r"(rstage + b), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(rbar)
-                         : "memory");
+    const unsigned char *base = src + (unsigned long long)(blockIdx.x % regions) * region;
+    if (lane == 0)
+        asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(rbar),
+                     "r"((warm + 1u) * stages * CK_STAS_CHUNKS * 16u)
+                     : "memory");
+    __syncwarp();
+    u64 t0 = 0;
+    for (u32 pass = 0; pass <= warm; pass++) {
+        t0 = ck_clk();
+        for (u32 j = 0; j < stages; j++) {
+            const unsigned char *g = base + j * stage_stride;
+            for (u32 q0 = lane; q0 < CK_STAS_CHUNKS; q0 += 4 * 32) {
+                uint4 c[4], v[4];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    c[i] = tab[q0 + 32 * i];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    v[i] = NOLOAD ? make_uint4(c[i].z, q0, j, pass) : *(const uint4 *)(g + c[i].z);
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    u32 dst;
+                    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"(ck_sa(stage) + c[i].y), "r"(peer));
+                    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                                 ::"r"(dst), "r"(v[i].x), "r"(v[i].y), "r"(v[i].z), "r"(v[i].w), "r"(rbar)
+                                 : "memory");
+                }
+            }
+            __syncwarp();
         }
-        __syncwarp();
     }
     u64 t1 = ck_clk();
     if (lane == 0)
-        out[blockIdx.x] = (t1 - t0) / (stages * 8u);
+        out[blockIdx.x] = t1 - t0;
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 

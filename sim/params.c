@@ -22,6 +22,8 @@
     "128B swizzle) in flight from 8 MiB in L2, groups of " g " reading the same boxes in the same order: the GPU's "    \
     "bytes per ns, the most over the box sizes ("
 #define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
+#define L2_RESIDENT "measured: tmahw calibrate --only tma_fill (traces/h100/calibration/calibration.params and traces/h200/calibration/calibration.params, l2_reuse_bytes' line): 132 CTAs cycling TMA loads through a footprint; the share L2 serves is (rate - DRAM rate) / (L2 rate - DRAM rate), the L2 rate that of 8 MiB (H100 7832, H200 7824 B/ns), the DRAM rate that of 512 MiB (H100 2694, H200 4004); at 24 MiB both GPUs read at the L2 rate. "
+#define STAS_CAL "measured: tmahw calibrate --only clock,stas on the H200 (traces/h200/calibration/stas.params, 2026-11-25 08:12 UTC, driver 580.159.04, commit 1986c7b; the H100's SMs are the same design, not measured): the generated st.async loop's trips (clusters of 2, 8 stages of 8 trips per CTA, 3 launches; ns per trip in batches of 4 trips' loads then their st.async, as the generated loop's SASS has them), "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -131,12 +133,84 @@ static const params_info table[] = {
      H100_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
     {"consume_step_ns", P(consume_step_ns), 343, "ns",
      "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the stage is already full (no stall): median 350 ns (p10 349, 1008 steps of CTAs 0-7), less arrive_ns (6.7, tmahw calibrate): the generated consume loop (hw/run_kernel.cuh: release, deferred event stores, the non-blocking test_wait probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b and _none 275, cluster2_multicast 719. The commit-group loop (math end to the next cpasync_issue median 42 ns) has no mbarrier step and does not get it. Includes the recording's share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
-    {"stas_trip_ns", P(stas_trip_ns), 133, "ns",
-     "measured: tmahw calibrate --only stas on the H200 (traces/h200/calibration/stas.params, 2026-11-24 22:32 UTC; "
-     "the H100's SMs are the same design, not measured): one producer warp per SM, clusters of 2, rows of 128 bytes "
-     "from DRAM: 133 ns per trip of 32 lanes x 16 bytes (a load, then st.async to the peer; 512-byte rows 182, "
-     "64-byte 151). The generated loop's trip in traces/h200/pipelines/stasync_cluster.tmt (2026-11-25): 958 ns "
-     "per 8-trip stage, 120 ns a trip"},
+    {"stas_l1_4lines_ns", P(stas_lines_ns[0][0]), 20.03, "ns",
+     STAS_CAL "one producer warp per SM, rows of 128 bytes at a 256-byte pitch: 4 lines, data in its own SM's L1 (the stages walked once before in the kernel): 20.03 ns [20.03..20.03] (contiguous 512-byte rows 20.03, 256-byte rows 20.04)"},
+    {"stas_l1_8lines_ns", P(stas_lines_ns[0][1]), 22.69, "ns",
+     STAS_CAL "one producer warp per SM, rows of 64 bytes: 8 lines, data in its own SM's L1 (the stages walked once before in the kernel): 22.69 ns [22.69..30.21] (16-byte rows at a 32-byte pitch, 8 lines and 32 sectors: 22.82)"},
+    {"stas_l1_16lines_ns", P(stas_lines_ns[0][2]), 76.9, "ns",
+     STAS_CAL "one producer warp per SM, rows of 32 bytes: 16 lines, data in its own SM's L1 (the stages walked once before in the kernel): 76.9 ns [74.43..83.6]"},
+    {"stas_l1_32lines_ns", P(stas_lines_ns[0][3]), 86.43, "ns",
+     STAS_CAL "one producer warp per SM, rows of 16 bytes: 32 lines, data in its own SM's L1 (the stages walked once before in the kernel): 86.43 ns [83.8..111.6]"},
+    {"stas_l1_k2_ns", P(stas_ctas_ns[0][0]), 24.33, "ns",
+     STAS_CAL "2 producer warps per SM, 4-line trips, data in its own SM's L1 (the stages walked once before in the kernel): 24.33 ns [23.83..24.74]"},
+    {"stas_l1_k4_ns", P(stas_ctas_ns[0][1]), 50.53, "ns",
+     STAS_CAL "4 producer warps per SM, 4-line trips, data in its own SM's L1 (the stages walked once before in the kernel): 50.53 ns [48.21..52.97]"},
+    {"stas_l1_k8_ns", P(stas_ctas_ns[0][2]), 106, "ns",
+     STAS_CAL "8 producer warps per SM, 4-line trips, data in its own SM's L1 (the stages walked once before in the kernel): 106 ns [99.96..110.8] (other rows at 8 per SM: 64-byte 106.8, 32-byte 131.3, 16-byte 200.1)"},
+    {"stas_l1_k16_ns", P(stas_ctas_ns[0][3]), 110.5, "ns",
+     STAS_CAL "16 producer warps per SM, 4-line trips, data in its own SM's L1 (the stages walked once before in the kernel): 110.5 ns [101.1..118.1]"},
+    {"stas_l2_4lines_ns", P(stas_lines_ns[1][0]), 73.42, "ns",
+     STAS_CAL "one producer warp per SM, rows of 128 bytes at a 256-byte pitch: 4 lines, data in L2 (a launch walked the stages before): 73.42 ns [71.68..75.48] (contiguous 512-byte rows 72.67, 256-byte rows 72.25)"},
+    {"stas_l2_8lines_ns", P(stas_lines_ns[1][1]), 75.67, "ns",
+     STAS_CAL "one producer warp per SM, rows of 64 bytes: 8 lines, data in L2 (a launch walked the stages before): 75.67 ns [73.4..78.72] (16-byte rows at a 32-byte pitch, 8 lines and 32 sectors: 75.74)"},
+    {"stas_l2_16lines_ns", P(stas_lines_ns[1][2]), 78.98, "ns",
+     STAS_CAL "one producer warp per SM, rows of 32 bytes: 16 lines, data in L2 (a launch walked the stages before): 78.98 ns [77.26..81.29]"},
+    {"stas_l2_32lines_ns", P(stas_lines_ns[1][3]), 88.44, "ns",
+     STAS_CAL "one producer warp per SM, rows of 16 bytes: 32 lines, data in L2 (a launch walked the stages before): 88.44 ns [86.18..96.85]"},
+    {"stas_l2_k2_ns", P(stas_ctas_ns[1][0]), 80.09, "ns",
+     STAS_CAL "2 producer warps per SM, 4-line trips, data in L2 (a launch walked the stages before): 80.09 ns [78.07..82.3]"},
+    {"stas_l2_k4_ns", P(stas_ctas_ns[1][1]), 93.37, "ns",
+     STAS_CAL "4 producer warps per SM, 4-line trips, data in L2 (a launch walked the stages before): 93.37 ns [85.95..97.46]"},
+    {"stas_l2_k8_ns", P(stas_ctas_ns[1][2]), 121.9, "ns",
+     STAS_CAL "8 producer warps per SM, 4-line trips, data in L2 (a launch walked the stages before): 121.9 ns [109.9..133.6] (other rows at 8 per SM: 64-byte 117.1, 32-byte 128.5, 16-byte 198.5)"},
+    {"stas_l2_k16_ns", P(stas_ctas_ns[1][3]), 115.6, "ns",
+     STAS_CAL "16 producer warps per SM, 4-line trips, data in L2 (a launch walked the stages before): 115.6 ns [108.7..129.8]"},
+    {"stas_dram_4lines_ns", P(stas_lines_ns[2][0]), 178.7, "ns",
+     STAS_CAL "one producer warp per SM, rows of 128 bytes at a 256-byte pitch: 4 lines, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 178.7 ns [171.1..187.4] (contiguous 512-byte rows 187.1, 256-byte rows 171.2)"},
+    {"stas_dram_8lines_ns", P(stas_lines_ns[2][1]), 194.6, "ns",
+     STAS_CAL "one producer warp per SM, rows of 64 bytes: 8 lines, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 194.6 ns [185.5..202.8] (16-byte rows at a 32-byte pitch, 8 lines and 32 sectors: 191.1)"},
+    {"stas_dram_16lines_ns", P(stas_lines_ns[2][2]), 236.8, "ns",
+     STAS_CAL "one producer warp per SM, rows of 32 bytes: 16 lines, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 236.8 ns [227.3..244.5]"},
+    {"stas_dram_32lines_ns", P(stas_lines_ns[2][3]), 321.6, "ns",
+     STAS_CAL "one producer warp per SM, rows of 16 bytes: 32 lines, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 321.6 ns [310.7..330.8]"},
+    {"stas_dram_k2_ns", P(stas_ctas_ns[2][0]), 190, "ns",
+     STAS_CAL "2 producer warps per SM, 4-line trips, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 190 ns [180.7..198.9]"},
+    {"stas_dram_k4_ns", P(stas_ctas_ns[2][1]), 210, "ns",
+     STAS_CAL "4 producer warps per SM, 4-line trips, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 210 ns [199.5..220.4]"},
+    {"stas_dram_k8_ns", P(stas_ctas_ns[2][2]), 272.2, "ns",
+     STAS_CAL "8 producer warps per SM, 4-line trips, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 272.2 ns [256.3..287.9] (other rows at 8 per SM: 64-byte 380.3, 32-byte 510, 16-byte 935.7)"},
+    {"stas_dram_k16_ns", P(stas_ctas_ns[2][3]), 262.5, "ns",
+     STAS_CAL "16 producer warps per SM, 4-line trips, data from DRAM (a launch walked the stages before, a 256 MiB memset evicted them from L2): 262.5 ns [245.8..286.1]"},
+    {"stas_alone_k1_ns", P(stas_alone_ns[0]), 15.27, "ns",
+     STAS_CAL "the st.async alone (a constant stored, no load), 1 producer warp(s) per SM: 15.27 ns [15.02..18.91]"},
+    {"stas_alone_k2_ns", P(stas_alone_ns[1]), 26.44, "ns",
+     STAS_CAL "the st.async alone (a constant stored, no load), 2 producer warp(s) per SM: 26.44 ns [25.13..28.56]"},
+    {"stas_alone_k4_ns", P(stas_alone_ns[2]), 46.58, "ns",
+     STAS_CAL "the st.async alone (a constant stored, no load), 4 producer warp(s) per SM: 46.58 ns [39.82..52.22]"},
+    {"stas_alone_k8_ns", P(stas_alone_ns[3]), 77.64, "ns",
+     STAS_CAL "the st.async alone (a constant stored, no load), 8 producer warp(s) per SM: 77.64 ns [49.53..87.2]"},
+    {"stas_alone_k16_ns", P(stas_alone_ns[4]), 71.14, "ns",
+     STAS_CAL "the st.async alone (a constant stored, no load), 16 producer warp(s) per SM: 71.14 ns [39.56..84.01]"},
+    {"stas_tail_ns", P(stas_tail_ns), 184, "ns",
+     "measured: the generated st.async producer's step in the traces of the H200 corpus's fit half as recorded on "
+     "2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), st_async descriptions at one CTA per SM: the end of "
+     "a stage's copy loop to the next stage's remote expect_tx (the event's record, the loop, the probe of the "
+     "free empty barrier), in steps whose stage the consumers had released before the loop ended; each kernel's "
+     "median, the median over kernels (scripts/stas-steps.py): 184 [158..214, n 9 kernels]. H100: the H200's "
+     "value (not measured on an H100)"},
+    {"l2_resident_32mib", P(l2_resident_share[0]), 0.929, "share",
+     L2_RESIDENT "32 MiB: 7468 B/ns on the H100, share 0.929 (the H200: 7836 B/ns, 1.000)"},
+    {"l2_resident_40mib", P(l2_resident_share[1]), 0.688, "share",
+     L2_RESIDENT "40 MiB: 6048 B/ns on the H100, share 0.688 (the H200: 6188 B/ns, 0.572)"},
+    {"l2_resident_48mib", P(l2_resident_share[2]), 0.426, "share",
+     L2_RESIDENT "48 MiB: 4885 B/ns on the H100, share 0.426 (the H200: 5877 B/ns, 0.490)"},
+    {"l2_resident_64mib", P(l2_resident_share[3]), 0.210, "share",
+     L2_RESIDENT "64 MiB: 3774 B/ns on the H100, share 0.210 (the H200: 5094 B/ns, 0.285)"},
+    {"l2_resident_96mib", P(l2_resident_share[4]), 0.155, "share",
+     L2_RESIDENT "96 MiB: 3492 B/ns on the H100, share 0.155 (the H200: 4728 B/ns, 0.190)"},
+    {"l1_smem_bytes", P(l1_smem_bytes), 262144, "bytes",
+     "NVIDIA's Hopper architecture documents (H100 whitepaper, tuning guide): each SM has 256 KB of L1 data cache and "
+     "shared memory together, the shared-memory carve-out taken from it; not measured here"},
     {"l2_reuse_bytes", P(l2_reuse_bytes), 47.6e6, "bytes",
      H100_CAL "tma_fill: the GPU's TMA read rate by the footprint its 132 CTAs cycle through (8-32 MiB: 7.6-7.7 TB/s, 40: 6.0, 48: 5.0, 64: 3.8, 96: 3.5; DRAM 2.8): where it falls half way to the DRAM rate"},
     {"clusters2_at1", P(clusters2_at1), 66, "clusters",
@@ -318,6 +392,11 @@ static const params_override overrides[] = {
      "start of its copy loop, median 318 ns over 512 stages (the H100's trace: 349); tmahw calibrate's lone remote "
      "arrive on the H200 takes 159 ns (traces/h200/calibration), without the st.async stores the generated "
      "producer's .release.cluster orders"},
+    {"h200", "l2_resident_32mib", 1.000, L2_RESIDENT "the H200's share at 32 MiB"},
+    {"h200", "l2_resident_40mib", 0.572, L2_RESIDENT "the H200's share at 40 MiB"},
+    {"h200", "l2_resident_48mib", 0.490, L2_RESIDENT "the H200's share at 48 MiB"},
+    {"h200", "l2_resident_64mib", 0.285, L2_RESIDENT "the H200's share at 64 MiB"},
+    {"h200", "l2_resident_96mib", 0.190, L2_RESIDENT "the H200's share at 96 MiB"},
     {"h200", "dsmem_latency_ns", 211, H200_CAL "cluster: ping-pong of remote arrives in a cluster of 2, one hand-off less wake_ns"},
 };
 

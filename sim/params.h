@@ -18,6 +18,13 @@ extern "C" {
 
 /* l2_share_bytes_per_ns[k] is the rate with 1 << k SMs reading each box */
 #define PARAMS_L2_SHARE_POINTS 6
+#define PARAMS_L2_RESIDENT_POINTS 5
+/* the st.async trip by source: L1, L2, DRAM */
+#define PARAMS_STAS_SOURCES 3
+/* stas_lines_ns[src][k]: a trip touching 4 << k lines of 128 bytes, one producer warp per SM */
+#define PARAMS_STAS_LINES 4
+/* stas_ctas_ns[src][k]: 4-line trips with 2 << k producer warps per SM; stas_alone_ns[k]: 1 << k */
+#define PARAMS_STAS_CTAS 4
 
 typedef struct pipe_params {
     double sm_count;               /* SMs */
@@ -49,7 +56,18 @@ typedef struct pipe_params {
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */
     double math_tail_cycles;       /* per math block: the accumulators' sum and shuffle before the release */
     double read_tail_cycles;       /* per stage's read: the loads' fold, shuffle and branch after the last load */
-    double stas_trip_ns;           /* st.async copy loop: one trip (dependent ld.global of 16 B/lane + st.async) */
+    /* the st.async copy loop (tmahw calibrate --only stas): ns per trip of 32 lanes' 16-byte
+     * loads and st.async in the generated loop's batches of 4 trips, by where the data comes
+     * from, how many lines a trip touches and how many producer warps the SM runs at once;
+     * stas_alone_ns: the st.async alone (no load) by producer warps per SM */
+    double stas_lines_ns[PARAMS_STAS_SOURCES][PARAMS_STAS_LINES];
+    double stas_ctas_ns[PARAMS_STAS_SOURCES][PARAMS_STAS_CTAS];
+    double stas_alone_ns[PARAMS_STAS_CTAS + 1];
+    double stas_tail_ns;           /* generated st.async producer: its loop's end to the next stage's expect_tx */
+    double l1_smem_bytes;          /* an SM's L1 data cache and shared memory together */
+    /* the share of a footprint cycled through that L2 serves, at 32, 40, 48, 64, 96 MiB (all of
+     * it up to 24 MiB, none from 512 MiB on) */
+    double l2_resident_share[PARAMS_L2_RESIDENT_POINTS];
     double expect_tx_ns;           /* generated TMA producer: its arrive.expect_tx to its stage's first copy */
     double produce_tail_ns;        /* generated TMA producer: its last copy to the next stage's expect_tx */
     double produce_resume_ns;      /* generated TMA producer: its blocked wait's return to its expect_tx */

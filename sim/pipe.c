@@ -126,6 +126,9 @@ static void sim_free(sim *s)
     free(s->copies_until);
     free(s->stores_drained);
     free(s->wg_done);
+    free(s->stas_trip);
+    free(s->stas_share);
+    free(s->stas_active);
 }
 
 /* The state of a run: the heap holds every event that can be pending at once. */
@@ -168,6 +171,12 @@ static int sim_alloc(sim *s, err_info *e)
         s->wg_done = calloc((size_t)s->nw * d->stages, sizeof(int64_t));
         if (!s->tensor_free || !s->copies_until || !s->stores_drained || !s->wg_done)
             return err_set(e, ERR_IO, "out_of_memory", "wgmma state for %u CTAs", d->ctas);
+    }
+    if (d->mode == PIPE_STASYNC) {
+        s->stas_active = calloc(s->sms, sizeof *s->stas_active);
+        int rc = s->stas_active ? stas_prepare(s, e) : err_set(e, ERR_IO, "out_of_memory", "st.async state");
+        if (rc)
+            return rc;
     }
     trace_init(&s->late, TRACE_SRC_SIM);
     if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->port_free ||

@@ -39,11 +39,12 @@ static uint32_t copy_trips(const pipe_desc *d, uint32_t rank)
 }
 
 /* A copy loop's step (hw/run_kernel.cuh copy_share, MODE 3): each tensor's tile address,
- * then the trips, on the warp's own and in its sub-partition's issue slots. Returns its end. */
-static int64_t copy_loop_end(sim *s, const warp *w, double step_ns, uint32_t trips, double trip_ns, double trip_slots)
+ * then the trips (trips_ns together), on the warp's own and in its sub-partition's issue
+ * slots. Returns its end. */
+static int64_t copy_loop_end(sim *s, const warp *w, double step_ns, uint32_t trips, double trips_ns, double trip_slots)
 {
     const pipe_params *p = s->p;
-    double own_ns = step_ns + s->d->ntensors * p->tile_address_ns + trips * trip_ns;
+    double own_ns = step_ns + s->d->ntensors * p->tile_address_ns + trips_ns;
     double slots = s->d->ntensors * p->produce_issue_cycles + trips * trip_slots;
     return issue_end(s, w, (int64_t)(own_ns * 1000), slots);
 }
@@ -54,13 +55,168 @@ int64_t copy_step_end(sim *s, const warp *w)
     const pipe_params *p = s->p;
     double step_ns = s->d->cpasync_groups ? p->ldgsts_group_step_ns : p->ldgsts_step_ns;
     double trip_ns = p->ldgsts_issue_cycles * s->ps_per_cycle / 1000.0;
-    return copy_loop_end(s, w, step_ns, copy_trips(s->d, w->consumer_rank), trip_ns, p->ldgsts_slot_cycles);
+    uint32_t trips = copy_trips(s->d, w->consumer_rank);
+    return copy_loop_end(s, w, step_ns, trips, trips * trip_ns, p->ldgsts_slot_cycles);
 }
 
-/* The st.async loop: 16 bytes per lane and trip, each trip a dependent load then the store. */
+/* A measured series at x = 1, 2, 4, ... (n points), linear in log2(x) between them, held
+ * at its ends. */
+static double log2_series(const double *v, uint32_t n, double x)
+{
+    double l = x > 1 ? log2(x) : 0;
+    if (l >= n - 1)
+        return v[n - 1];
+    uint32_t k = (uint32_t)l;
+    return v[k] + (v[k + 1] - v[k]) * (l - k);
+}
+
+/* The tiles of tensor t (whole boxes, dimension 0 fastest); the bytes of the tiles all
+ * tensors' loads cycle through. */
+static double tiles_of(const desc_tensor *ten);
+static double tiles_footprint(const pipe_desc *d);
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b, b = r;
+    }
+    return a;
+}
+
+/* The share of a CTA's st.async loads of tensor t that its SM's L1 serves: CTA c loads tile
+ * (c + j x CTAs) mod tiles in iteration j (hw/run_gen.c), so it comes back to the tiles it
+ * loaded once it has gone round its tiles / gcd(CTAs, tiles) distinct ones; the re-reads hit
+ * while the lines of the distinct tiles of every tensor, for every CTA of the SM, fit in
+ * what the SM's shared memory leaves of L1. line_bytes[t]: the lines of one tile, in bytes. */
+static double stas_l1_share(const pipe_desc *d, const pipe_params *p, const double *line_bytes, uint32_t t)
+{
+    double distinct[DESC_MAX_TENSORS], held = 0;
+    for (uint32_t k = 0; k < d->ntensors; k++) {
+        uint64_t tiles = (uint64_t)tiles_of(&d->tensors[k]);
+        uint64_t round = tiles ? tiles / gcd_u64(d->ctas % tiles, tiles) : 1;
+        distinct[k] = round < d->iterations ? (double)round : (double)d->iterations;
+        held += distinct[k] * line_bytes[k];
+    }
+    double per_sm = d->ctas_per_sm ? d->ctas_per_sm : 1;
+    double l1 = p->l1_smem_bytes - per_sm * (double)d->stages * pipe_plan_stage_stride(d);
+    if (held * per_sm > l1 || !d->iterations)
+        return 0;
+    return 1.0 - distinct[t] / d->iterations;
+}
+
+/* The share of a footprint cycled through, launch after launch, that L2 serves: all of it up
+ * to 24 MiB, the measured shares at 32-96 MiB, none at 512 MiB; linear between them. */
+static double stas_l2_resident(const pipe_params *p, double footprint)
+{
+    const double mib[PARAMS_L2_RESIDENT_POINTS + 2] = {24, 32, 40, 48, 64, 96, 512};
+    double share[PARAMS_L2_RESIDENT_POINTS + 2] = {1};
+    for (uint32_t i = 0; i < PARAMS_L2_RESIDENT_POINTS; i++)
+        share[i + 1] = p->l2_resident_share[i];
+    double x = footprint / (1024.0 * 1024.0);
+    if (x <= mib[0])
+        return 1;
+    for (uint32_t i = 1; i < PARAMS_L2_RESIDENT_POINTS + 2; i++)
+        if (x <= mib[i])
+            return share[i - 1] + (share[i] - share[i - 1]) * (x - mib[i - 1]) / (mib[i] - mib[i - 1]);
+    return 0;
+}
+
+/* A trip touching `lines` 128-byte lines from source src, one producer warp per SM. */
+static double stas_lines_cost(const pipe_params *p, uint32_t src, double lines)
+{
+    return log2_series(p->stas_lines_ns[src], PARAMS_STAS_LINES, lines / 4.0);
+}
+
+/* The st.async loop's trips (pipe_plan_copy_trips) and each one's cost by source: the share
+ * of its chunks each source serves times the measured trip of its lines. L1: stas_l1_share;
+ * L2: the rest of the tensor's L2 hits (pipe_l2_hit), or where more, the share of the tiles
+ * all tensors cycle through that L2 holds (stas_l2_resident), as the kernel runs launch after
+ * launch (tmahw run times repeated launches) and a launch finds what the one before it left
+ * there, first tiles included; DRAM: the rest. */
+int stas_prepare(sim *s, err_info *e)
+{
+    const pipe_desc *d = s->d;
+    pipe_plan_trip *trips = NULL;
+    uint32_t n = 0;
+    int rc = pipe_plan_copy_trips(d, &trips, &n, e);
+    if (rc)
+        return rc;
+    double line_bytes[DESC_MAX_TENSORS] = {0}, share[DESC_MAX_TENSORS][PARAMS_STAS_SOURCES];
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t t = 0; t < d->ntensors; t++)
+            line_bytes[t] += trips[i].chunks[t] ? 128.0 * trips[i].lines * trips[i].chunks[t] / 32.0 : 0;
+    double resident = stas_l2_resident(s->p, tiles_footprint(d));
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        double hit = resident > s->l2_hit[t] ? resident : s->l2_hit[t];
+        double l1 = stas_l1_share(d, s->p, line_bytes, t), l2 = hit - l1;
+        share[t][0] = l1;
+        share[t][1] = l2 > 0 ? l2 : 0;
+        share[t][2] = 1.0 - share[t][0] - share[t][1];
+    }
+    s->stas_trip = calloc(n ? n : 1, sizeof *s->stas_trip);
+    s->stas_share = calloc(n ? n : 1, sizeof *s->stas_share);
+    if (!s->stas_trip || !s->stas_share) {
+        free(trips);
+        return err_set(e, ERR_IO, "out_of_memory", "st.async trips");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t chunks = 0;
+        for (uint32_t t = 0; t < d->ntensors; t++)
+            chunks += trips[i].chunks[t];
+        for (uint32_t src = 0; src < PARAMS_STAS_SOURCES; src++) {
+            double f = 0;
+            for (uint32_t t = 0; t < d->ntensors && chunks; t++)
+                f += share[t][src] * trips[i].chunks[t] / chunks;
+            s->stas_share[i][src] = f;
+            s->stas_trip[i][src] = f > 0 ? f * stas_lines_cost(s->p, src, trips[i].lines) : 0;
+        }
+    }
+    s->stas_ntrips = n;
+    free(trips);
+    return ERR_OK;
+}
+
+/* The st.async loop (hw/run_kernel.cuh MODE 3) as its code runs: the loads of 4 trips, then
+ * their 4 st.async, batch after batch. A trip's measured cost (in such batches) is its share
+ * of the batch's load latency plus the st.async alone; a batch waits for its slowest trip's
+ * loads. With k producer warps in their loops on the SM at once, each source's trip costs
+ * what the CTAs-per-SM series adds at 4 lines over one warp (added to its lines' cost, not
+ * scaled with it: at 16 lines and 8 CTAs per SM the calibration's L1 and L2 trips take
+ * 200 and 199 ns, where a scaled cost gives 408 and 131, an added one 163 and 128), and the
+ * st.async alone what that series measured. */
 int64_t stas_loop_end(sim *s, const warp *w)
 {
-    return copy_loop_end(s, w, 0, (s->d->copy_bytes + 511) / 512, s->p->stas_trip_ns, s->p->stas_slot_cycles);
+    const pipe_params *p = s->p;
+    double k = ++s->stas_active[s->cta[w->cta].sm];
+    double more[PARAMS_STAS_SOURCES];
+    for (uint32_t src = 0; src < PARAMS_STAS_SOURCES; src++) {
+        double series[PARAMS_STAS_CTAS + 1] = {p->stas_lines_ns[src][0]};
+        for (uint32_t i = 0; i < PARAMS_STAS_CTAS; i++)
+            series[i + 1] = p->stas_ctas_ns[src][i];
+        more[src] = log2_series(series, PARAMS_STAS_CTAS + 1, k) - p->stas_lines_ns[src][0];
+    }
+    double alone = log2_series(p->stas_alone_ns, PARAMS_STAS_CTAS + 1, k), ns = 0;
+    for (uint32_t b = 0; b < s->stas_ntrips; b += 4) {
+        double wait = 0;
+        uint32_t end = b + 4 < s->stas_ntrips ? b + 4 : s->stas_ntrips;
+        for (uint32_t i = b; i < end; i++) {
+            double trip = 0;
+            for (uint32_t src = 0; src < PARAMS_STAS_SOURCES; src++)
+                trip += s->stas_trip[i][src] + s->stas_share[i][src] * more[src];
+            wait = trip - alone > wait ? trip - alone : wait;
+        }
+        ns += 4 * wait + (end - b) * alone;
+    }
+    return copy_loop_end(s, w, 0, s->stas_ntrips, ns, p->stas_slot_cycles);
+}
+
+/* The warp's st.async loop is over: one producer fewer in its loop on the SM. */
+void stas_loop_done(sim *s, const warp *w)
+{
+    uint32_t *n = &s->stas_active[s->cta[w->cta].sm];
+    if (*n)
+        (*n)--;
 }
 
 double pipe_l2_share_rate(const pipe_params *p, double readers)
@@ -139,6 +295,18 @@ static double tiles_of(const desc_tensor *ten)
     return n;
 }
 
+/* The bytes of the tiles the loads of every tensor cycle through. */
+static double tiles_footprint(const pipe_desc *d)
+{
+    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
+    double footprint = 0;
+    for (uint32_t k = 0; k < d->ntensors; k++) {
+        double loads_k = groups * d->iterations, tiles_k = tiles_of(&d->tensors[k]);
+        footprint += (loads_k < tiles_k ? loads_k : tiles_k) * d->tensors[k].tx_bytes;
+    }
+    return footprint;
+}
+
 double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
 {
     const desc_tensor *ten = &d->tensors[t];
@@ -150,14 +318,9 @@ double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
      * g + j x groups, modulo the tile count, as tmahw's kernel does): every tile after the
      * first pass is a re-read, which L2 serves while the tiles all tensors cycle through fit
      * in it; a cycle larger than L2 evicts each tile before it comes round again. */
-    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
-    double footprint = 0;
-    for (uint32_t k = 0; k < d->ntensors; k++) {
-        double loads_k = groups * d->iterations, tiles_k = tiles_of(&d->tensors[k]);
-        footprint += (loads_k < tiles_k ? loads_k : tiles_k) * d->tensors[k].tx_bytes;
-    }
-    if (footprint > p->l2_reuse_bytes)
+    if (tiles_footprint(d) > p->l2_reuse_bytes)
         return 0;
+    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
     double loads = groups * d->iterations, tiles = tiles_of(ten);
     return loads > tiles ? 1.0 - tiles / loads : 0;
 }

@@ -55,6 +55,15 @@ int pipe_plan_copier(const pipe_desc *d, uint32_t rank);
 /* Whether warps copy the stage themselves in 16-byte chunks (cp_async, st_async) rather
  * than the TMA copying whole boxes. */
 int pipe_plan_chunk_copies(const pipe_desc *d);
+/* One trip of a copy loop (hw/run_gen.c's chunk table: each tensor's 16-byte chunks of its
+ * box in box order, tensor after tensor, 32 lanes a trip): the 128-byte lines of global
+ * memory its chunks touch (of the tiles at coordinates 0) and its chunks from each tensor. */
+typedef struct pipe_plan_trip {
+    uint32_t lines;
+    uint32_t chunks[DESC_MAX_TENSORS];
+} pipe_plan_trip;
+/* The copy loop's trips of one stage. *out is malloc'd, *n trips. */
+int pipe_plan_copy_trips(const pipe_desc *d, pipe_plan_trip **out, uint32_t *n, err_info *e);
 /* The mma instructions one warp issues for the description's math amount (rounded up). */
 uint64_t pipe_plan_mma_instructions(const pipe_desc *d);
 /* Independent accumulator chains of the generated mma block per warp: 4 keep one warp's

@@ -164,6 +164,13 @@ typedef struct sim {
     double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
     double l2_hit[DESC_MAX_TENSORS]; /* pipe_l2_hit of each tensor */
     double l2_readers[DESC_MAX_TENSORS]; /* GEMM: SMs loading each tile at once (pipe_gemm_readers) */
+    /* st_async: per trip of the copy loop, its cost by source (L1, L2, DRAM) at one producer
+     * warp per SM, weighted by the share of its bytes each source serves (stas_prepare);
+     * per SM, the producer warps in their copy loops now */
+    double (*stas_trip)[PARAMS_STAS_SOURCES];
+    double (*stas_share)[PARAMS_STAS_SOURCES];   /* the share of each trip's chunks each source serves */
+    uint32_t stas_ntrips;
+    uint32_t *stas_active;
     int64_t stage_filled_since[DESC_MAX_STAGES];
     double stage_filled_ps;
     int64_t now;
@@ -252,7 +259,9 @@ int barsync_arrive(sim *s, warp *w, uint32_t iter);
 /* pipe_cost.c */
 int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double slots);
 int64_t copy_step_end(sim *s, const warp *w);
+int stas_prepare(sim *s, err_info *e);
 int64_t stas_loop_end(sim *s, const warp *w);
+void stas_loop_done(sim *s, const warp *w);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);

@@ -257,12 +257,14 @@ static int64_t step_stas_loaded(sim *s, warp *w)
     uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
     uint32_t base = w->cta - w->cta % d->cluster, peer = base + ((w->cta - base) ^ 1u);
     s->r->role[w->role].issue_ns += (double)(s->now - w->op_start) / 1000.0;
+    stas_loop_done(s, w);
     mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
                      .intended_phase = k};
     pipe_emit(s, s->now, 0, w, peer, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
               TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
     bar_op(s, peer, full_bar(s, st), &ex, w, j);
-    int64_t cost = (int64_t)(p->remote_arrive_ns * 1000);   /* the remote expect_tx */
+    /* the remote expect_tx, and from the loop's end to the next step (stas_tail_ns) */
+    int64_t cost = (int64_t)((p->remote_arrive_ns + p->stas_tail_ns) * 1000);
     int64_t done = s->now + (int64_t)(p->dsmem_latency_ns * 1000);
     pipe_emit(s, w->op_start, done - w->op_start, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
               TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);

@@ -45,7 +45,7 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        cr_expect_leq(med, g ? 7.7 : 10.6, "median |error| of the test half");
+        cr_expect_leq(med, g ? 8.0 : 9.2, "median |error| of the test half");
         cr_expect_leq(max, g ? 51.9 : 59.3, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 81.5 : 79.0, "verdict agreement with the recorded evidence");
     }
@@ -60,13 +60,12 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
-        /* corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) is the worst, too
-         * fast in the model; the H200's verdicts 85.0%: mma.sync kernels whose consumers the
-         * model keeps busy on their sub-partitions (compute) where the trace's spans say
-         * synchronization */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.1 : 8.7);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.9 : 40.7);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 84.9 : 88.0);
+        /* on the H200 corpus_0002_0106 (st_async, one stage, 12 CTAs per SM) is the worst,
+         * -54%, too fast in the model; corpus_0002_0037 (3 CTAs per SM, 7 consumer warps,
+         * ldmatrix) -50% */
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.1 : 8.3);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 54.1 : 40.6);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.5 : 88.0);
     }
     done(&r);
 }
@@ -103,10 +102,10 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 13);
     /* recorded again with the generator of commit fbb0976 (read addresses as bases plus
-     * constants, copy sources from per-stage tile bases): stasync_cluster is the worst at
-     * +11.9%, full_grid -11.8%, cluster2_multicast -9.0% */
+     * constants, copy sources from per-stage tile bases): compute_bound is the worst at
+     * 9.1%, stasync_cluster -8.2% (+11.9% with the st.async trip of 133 ns) */
     cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.2);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 12.0);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 9.2);
     done(&r);
 }
 
