@@ -1753,8 +1753,15 @@ int b_stas(ctx &c, void *flush, size_t flush_bytes)
     unsigned char *buf = NULL;
     uint4 *dtab = NULL;
     CK(cudaMalloc(&buf, buf_bytes));
-    CK(cudaMalloc(&dtab, 256 * sizeof(uint4)));
-    CK(cudaMemset(buf, 0, buf_bytes));
+    cudaError_t ce = cudaMalloc(&dtab, 256 * sizeof(uint4));
+    if (ce == cudaSuccess)
+        ce = cudaMemset(buf, 0, buf_bytes);
+    if (ce != cudaSuccess) {
+        c.err = fmt("stas buffers: %s", cudaGetErrorString(ce));
+        cudaFree(dtab);
+        cudaFree(buf);
+        return -1;
+    }
     int rc = 0;
     for (int src = 0; src < 4 && !rc; src++)
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0] && !rc; si++)
