@@ -219,7 +219,7 @@ __device__ __forceinline__ void tma_load(const TMap *m, u32 rank, const int *c, 
 /* one read of the unrolled list: instruction q at base k plus the constant dq, folded
  * into a checksum so that the loads are not removed */
 #define RD_ADDR(k, dq) (tbase + off[k] + (dq))
-#define RD_W0(q) ((((q) * 32u + rd_lane) * 4u) * 2u + 1u)
+#define RD_W0(q) ((((q) * 32u + lane) * 4u) * 2u + 1u)
 #if RD_OP == 0
 #define RD_ONE(q, k, dq)                                                                              \
     {                                                                                                 \
@@ -570,17 +570,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         {
             u32 t = NOW();
             t_rd = t;
-            /* The checksum's weights (RD_W0) come from a copy of the lane number made after
-             * the read's clock. The compiler places loop-invariant weights at the top of the
-             * read's block; with recording that is before the clock read, which ptxas does
-             * not schedule across, so the weights (one instruction per loaded word) ran
-             * ahead of the first load instead of under the loads' latency as in the variant
-             * without recording, and stayed live in registers across the clock. The copy is
-             * an empty asm: no instruction, and none in the variant without recording. */
-            u32 rd_lane = lane;
-#if TMAHW_RECORD
-            asm volatile("" : "+r"(rd_lane));
-#endif
             for (u32 r = 0; r < RD_REPEAT; r++) {
                 RD_LIST(RD_ONE)
 #if RD_REPEAT > 1
