@@ -202,27 +202,32 @@ double median(std::vector<double> v)
  * cycles over globaltimer ns), how far apart the CTAs started, and how many started after
  * the first CTA had ended (a second wave: the grid did not fit at once). */
 struct cta_clocks {
-    double ghz = 0, start_spread_ns = 0;
+    double ghz = 0, start_spread_ns = 0, cta_ns = 0, span_ns = 0;
     unsigned late = 0;
 };
 cta_clocks clocks_of(const std::vector<unsigned long long> &c, unsigned ctas)
 {
     cta_clocks r;
-    std::vector<double> g;
-    unsigned long long s0 = ~0ull, s1 = 0, e0 = ~0ull;
+    std::vector<double> g, ns;
+    unsigned long long s0 = ~0ull, s1 = 0, e0 = ~0ull, e1 = 0;
     for (unsigned b = 0; b < ctas; b++) {
         const unsigned long long *x = &c[4 * (size_t)b];
         if (x[2] <= x[0] || x[3] <= x[1])
             continue;
         g.push_back((double)(x[3] - x[1]) / (double)(x[2] - x[0]));
+        ns.push_back((double)(x[2] - x[0]));
         s0 = std::min(s0, x[0]);
         s1 = std::max(s1, x[0]);
         e0 = std::min(e0, x[2]);
+        e1 = std::max(e1, x[2]);
     }
     if (g.empty())
         return r;
     std::sort(g.begin(), g.end());
+    std::sort(ns.begin(), ns.end());
     r.ghz = g[g.size() / 2];
+    r.cta_ns = ns[ns.size() / 2];
+    r.span_ns = (double)(e1 - s0);
     r.start_spread_ns = (double)(s1 - s0);
     for (unsigned b = 0; b < ctas; b++)
         r.late += c[4 * (size_t)b] > e0 && c[4 * (size_t)b + 2] > c[4 * (size_t)b];
@@ -440,7 +445,7 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     unsigned long long rec_bad = diffs(g.C);
     /* the kernel's own execution: CUPTI's kernel records of as many launches again (the time
      * the corpus and the simulator compare; cudaEvents add the launch's overhead) */
-    std::vector<double> t_cupti, ghz_cupti;
+    std::vector<double> t_cupti, ghz_cupti, cta_cupti, span_cupti;
     const int cupti = gt_cupti_on(msg, sizeof msg) == 0;
     if (!cupti)
         fprintf(stderr, "tmahw run: warning: CUPTI: %s; kernel_ns is the cudaEvent time\n", msg);
@@ -451,7 +456,10 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
         if (gt_cupti_last(&kt) == 0 && kt.end > kt.start && i >= 0) {
             t_cupti.push_back((double)(kt.end - kt.start));
             CK(cudaMemcpy(hclk.data(), g.clk, hclk.size() * 8, cudaMemcpyDeviceToHost));
-            ghz_cupti.push_back(clocks_of(hclk, d->ctas).ghz);
+            cta_clocks cc = clocks_of(hclk, d->ctas);
+            ghz_cupti.push_back(cc.ghz);
+            cta_cupti.push_back(cc.cta_ns);
+            span_cupti.push_back(cc.span_ns);
         }
     }
     int resident = 0;
@@ -495,6 +503,8 @@ int gemm_cmd_run(const pipe_desc *d, const gemm_run_opts *o)
     rep.cupti_sm_ghz = median(ghz_cupti);
     rep.rec_sm_ghz = recc.ghz;
     rep.start_spread_ns = last.start_spread_ns;
+    rep.cta_ns_p50 = median(cta_cupti);
+    rep.ctas_span_ns = median(span_cupti);
     rep.late_ctas = last.late;
     rep.resident_clusters = resident;
     rep.nfindings = nfnd;

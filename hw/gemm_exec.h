@@ -44,6 +44,9 @@ typedef struct gemm_report {
                                       (sm_ghz: the median over the timed launches; 0: not measured) */
     double cupti_sm_ghz;           /* the same over the launches CUPTI timed (kernel_ns) */
     double start_spread_ns;        /* the last timed launch: first to last CTA start */
+    double cta_ns_p50, ctas_span_ns;   /* over the launches CUPTI timed, medians: the median CTA's time
+                                          (globaltimer at its start, after its barriers' set-up, to its end)
+                                          and the first CTA start to the last CTA end */
     unsigned late_ctas;            /* ... CTAs that started after the first CTA ended (a second wave) */
     int resident_clusters;         /* cuOccupancyMaxActiveClusters (clusters > 1; 0 none, -1 failed) */
     int reps;

@@ -175,6 +175,7 @@ static void print_json(const gemm_report *r)
     printf("\"kernel_sm_ghz\":%.4f,", r->cupti_sm_ghz);
     printf("\"sm_ghz\":%.4f,\"recorded_sm_ghz\":%.4f,\"cta_start_spread_ns\":%.0f,\"late_ctas\":%u,\"resident_clusters\":%d,",
            r->sm_ghz, r->rec_sm_ghz, r->start_spread_ns, r->late_ctas, r->resident_clusters);
+    printf("\"cta_ns_p50\":%.0f,\"ctas_span_ns\":%.0f,", r->cta_ns_p50, r->ctas_span_ns);
     printf("\"findings\":[");
     for (uint32_t i = 0; i < r->nfindings; i++)
         printf("%s{\"rule\":\"%s\",\"detail\":\"%s\"}", i ? "," : "", r->findings[i].rule, r->findings[i].detail);
@@ -226,6 +227,10 @@ void gemm_print_report(const gemm_report *r, const char *fmt)
         printf("SM clock in the generated kernel (clock64 over globaltimer per CTA, median): %.3f GHz (traced launch %.3f); "
                "CTAs started within %.1f us, %u after the first had ended\n",
                r->sm_ghz, r->rec_sm_ghz, r->start_spread_ns / 1e3, r->late_ctas);
+    if (r->cta_ns_p50 > 0)
+        printf("CTAs in the CUPTI-timed launches (globaltimer, medians): the median CTA %.2f us, first start to last "
+               "end %.2f us of the kernel's %.2f us\n",
+               r->cta_ns_p50 / 1e3, r->ctas_span_ns / 1e3, r->kernel_ns / 1e3);
     if (d->cluster > 1)
         printf("resident clusters of %u (cuOccupancyMaxActiveClusters): %d for a grid of %u\n", d->cluster,
                r->resident_clusters, d->ctas / d->cluster);

@@ -300,3 +300,11 @@ uint32_t pipe_gemm_findings(const pipe_desc *d, pipe_gemm_finding out[PIPE_GEMM_
     check_descriptors(d, WG_B, out, &n);
     return n;
 }
+
+double pipe_gemm_stage_ns(const pipe_desc *d, const pipe_params *p)
+{
+    double bytes = 0;
+    for (uint32_t t = 0; t < d->ntensors; t++)
+        bytes += d->multicast ? (double)d->tensors[t].tx_bytes / d->cluster : (double)d->tensors[t].tx_bytes;
+    return p->gemm_step_ns + bytes / p->tma_bytes_per_ns_sm;
+}

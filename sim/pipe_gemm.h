@@ -17,6 +17,7 @@
 
 #include "desc.h"
 #include "err.h"
+#include "params.h"
 #include "wgmma.h"
 
 #ifdef __cplusplus
@@ -53,6 +54,11 @@ void pipe_gemm_tile(const pipe_desc *d, uint32_t t, uint32_t *mt, uint32_t *nt);
  * for every other CTA that needs it. Counted over the waves of concurrent tiles; reuse
  * across waves (a row read again a whole K sweep later) is not counted. */
 double pipe_gemm_l2_hit(const pipe_desc *d, wg_operand operand);
+
+/* The time one SM's producer thread takes per stage of copies when every SM loads its own
+ * (a stage's copies complete no earlier than this after the previous stage's): gemm_step_ns
+ * plus the stage's bytes (a CTA's slice with multicast) at the SM's TMA rate. */
+double pipe_gemm_stage_ns(const pipe_desc *d, const pipe_params *p);
 /* How many CTAs of a wave load each distinct tile of the operand, on average (loads over
  * distinct tiles, the same count): the SMs that read the same lines of L2 at about the same
  * time, which sets the rate L2 serves them at (pipe_l2_share_rate). */

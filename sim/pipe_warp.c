@@ -165,13 +165,9 @@ static int64_t gemm_step_floor(sim *s, const warp *w)
 {
     if (!s->gemm)
         return 0;
-    const pipe_desc *d = s->d;
-    double bytes = 0;
-    for (uint32_t t = 0; t < d->ntensors; t++)
-        bytes += d->multicast ? d->tensors[t].tx_bytes / d->cluster : d->tensors[t].tx_bytes;
     cta_state *c = &s->cta[w->cta];
     int64_t from = c->copies_done > s->now ? c->copies_done : s->now;
-    int64_t step = (int64_t)((s->p->gemm_step_ns + bytes / s->p->tma_bytes_per_ns_sm) * 1000);
+    int64_t step = (int64_t)(pipe_gemm_stage_ns(s->d, s->p) * 1000);
     c->copies_done = from + step;
     s->chain_busy += (double)step;
     return c->copies_done;

@@ -132,10 +132,7 @@ verdict_kind verdict_decide_gemm(const verdict_evidence *ev)
 
 double verdict_gemm_chain_util(const pipe_desc *d, const pipe_params *p, double kernel_ns)
 {
-    double bytes = 0;
-    for (uint32_t t = 0; t < d->ntensors; t++)
-        bytes += d->multicast ? (double)d->tensors[t].tx_bytes / d->cluster : (double)d->tensors[t].tx_bytes;
-    double step = p->gemm_step_ns + bytes / p->tma_bytes_per_ns_sm, stages = 0;
+    double step = pipe_gemm_stage_ns(d, p), stages = 0;
     for (uint32_t c = 0; c < d->ctas; c++)
         stages += (double)pipe_gemm_cta_tiles(d, c) * d->gemm.k_iters;
     return d->ctas && kernel_ns > 0 ? stages * step / (kernel_ns * d->ctas) : 0;
