@@ -340,6 +340,13 @@ static const params_info table[] = {
     {"gemm_consume_slots", P(gemm_consume_slots), 83.9, "slots",
      GEMM_INSTR "per consumer warp and stage, 83.9 (the epilogue: 1.26 per consumer warp, tile and column of N; "
      "per CTA 705)"},
+    {"gemm_cta_overhead_ns", P(gemm_cta_overhead_ns), 609, "ns",
+     "measured: the H200's wgmma corpus (60 descriptions) recorded again (traces/h200/corpus-wgmma/rerun-2026-11-25) on "
+     "2026-11-25 09:38 UTC with tmahw run's GEMM report of commit 29815ef (ctas_span_ns: the first CTA's start "
+     "to the last CTA's end on globaltimer over the launches CUPTI timed, no recording), the fit half: kernel_ns "
+     "less that span less the launch's own time (kernel_overhead_ns, 639): median 609 ns [318..772 p10..p90, "
+     "n 30] (test half 401 [282..705]; scripts/gemm-cta-overhead.py): the GEMM CTA's barrier set-up before its "
+     "start mark; the pipeline kernels' cta_overhead_ns does not apply to it"},
     {"gemm_produce_resume_ns", P(gemm_produce_resume_ns), 135, "ns",
      "measured: the generated GEMM producer in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, "
      "2026-11-25, commit 07495a2), the 21 kept traces without clusters whose producer waited on its empty barrier 4 "

@@ -51,6 +51,7 @@ typedef struct pipe_params {
     double smem_latency_cycles;    /* shared-memory load latency: the last read's data after its issue */
     double cta_launch_spread_ns;   /* the first wave's CTAs start spread over this window */
     double cta_overhead_ns;        /* a CTA's start and end outside its pipeline's events */
+    double gemm_cta_overhead_ns;   /* the same for the generated GEMM kernel's CTAs */
     double barsync_ns;             /* bar.sync (__syncthreads): last arrival -> the waiting warps run */
     /* calibrated against traces/h100/pipelines */
     double mma_latency_cycles;     /* mma.sync m16n8k16 issue -> its result usable by the next mma on it */

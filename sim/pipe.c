@@ -44,9 +44,14 @@ static void cta_start(sim *s, uint32_t c, uint32_t sm)
 /* A CTA's own start and end outside its pipeline (barrier and table set-up, the final
  * waits and stores), paid by every CTA after the first wave (the kernel's overhead holds
  * the first wave's). */
+static double cta_overhead_ns(const sim *s)
+{
+    return s->gemm ? s->p->gemm_cta_overhead_ns : s->p->cta_overhead_ns;
+}
+
 static int64_t turnover_ps(const sim *s)
 {
-    return (int64_t)(s->p->cta_overhead_ns * 1000.0);
+    return (int64_t)(cta_overhead_ns(s) * 1000.0);
 }
 
 /* A CTA's slot is free when it ends: a CTA of the next wave takes it. A cluster is
@@ -326,7 +331,7 @@ static void run_figures(sim *s, int64_t end)
     /* the kernel's measured time also holds the launch's start and drain outside the CTAs */
     /* the launch's own time, and the last wave's CTAs' start and end outside their
      * pipeline (earlier waves pay theirs before the next CTA starts) */
-    r->kernel_ns = (end + 999) / 1000 + (int64_t)(s->p->kernel_overhead_ns + s->p->cta_overhead_ns);
+    r->kernel_ns = (end + 999) / 1000 + (int64_t)(s->p->kernel_overhead_ns + cta_overhead_ns(s));
     double kernel_ps = end > 0 ? (double)end : 1;
     uint32_t sms_used = d->ctas < s->sms ? d->ctas : s->sms;
     r->hbm_util = s->hbm_busy / kernel_ps;
