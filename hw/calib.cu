@@ -408,14 +408,14 @@ int b_tma_fill(ctx &c, void *big)
 }
 
 /* Each CTA's span, first warp start to last warp end on its SM's clock (out: t0, t1 per
- * warp at (cta x 32 + warp) x 2), for `warps` warps per CTA and the first `ctas` CTAs (0:
- * one per SM). */
-std::vector<double> cta_spans(const ctx &c, int warps, int ctas = 0)
+ * warp at (cta x 32 + warp) x 2), for `warps` warps per CTA from warp `first` and the first
+ * `ctas` CTAs (0: one per SM). */
+std::vector<double> cta_spans(const ctx &c, int warps, int ctas = 0, int first = 0)
 {
     std::vector<double> s;
     for (int b = 0; b < (ctas ? ctas : c.sms); b++) {
         u64 t0 = ~0ull, t1 = 0;
-        for (int w = 0; w < warps; w++) {
+        for (int w = first; w < first + warps; w++) {
             t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
             t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
         }
@@ -688,21 +688,6 @@ int b_issue(ctx &c)
 
 typedef void (*mma_mix_kernel)(int, int, int, u32, u64 *, float *);
 
-/* The span of warps [w0, w1) of each CTA, the median over the SMs. */
-static double warps_span(const ctx &c, int w0, int w1)
-{
-    std::vector<double> s;
-    for (int b = 0; b < c.sms; b++) {
-        u64 t0 = ~0ull, t1 = 0;
-        for (int w = w0; w < w1; w++) {
-            t0 = std::min(t0, c.hout[(b * 32 + w) * 2]);
-            t1 = std::max(t1, c.hout[(b * 32 + w) * 2 + 1]);
-        }
-        s.push_back((double)(t1 - t0));
-    }
-    return quantile(s, 0.5);
-}
-
 /* mma.sync beside integer work on one sub-partition (ck_mma_mix): two warps of mma.sync
  * chains and two warps of integer chains per sub-partition, each pair alone and both at
  * once. If the tensor pipe's work and the other instructions' issue overlapped, both at once
@@ -719,7 +704,7 @@ int b_mma_mix(ctx &c)
             ks[k]<<<c.sms, 512>>>(n_mma, n_ints[k], who, 0x9e3779b1u, c.dout, (float *)c.dsink);
             if (fetch(c, 64 * (size_t)c.sms))
                 return -1;
-            span[who - 1] = warps_span(c, who == 2 ? 8 : 0, who == 1 ? 8 : 16);
+            span[who - 1] = quantile(cta_spans(c, who == 3 ? 16 : 8, 0, who == 2 ? 8 : 0), 0.5);
         }
         const double sum = span[0] + span[1], most = std::max(span[0], span[1]);
         /* 0: both at once take the longer alone (full overlap); 1: their sum (none) */

@@ -489,14 +489,15 @@ __global__ void ck_ffma_block(int reps, u64 *out, float *sink)
     }
 }
 
-/* mma.sync.m16n8k16 f32 += f16 x f16 into CHAINS independent accumulators per warp. */
+/* n trips of mma.sync.m16n8k16 f32 += f16 x f16 into CHAINS independent accumulators per
+ * warp; returns the clocks at the start and after the accumulators' sum is stored. */
 template <int CHAINS>
-__global__ void ck_mma(int n, u64 *out, float *sink)
+__device__ __forceinline__ void ck_mma_trips(int n, float *sink, u64 *t0, u64 *t1)
 {
     const u32 lane = threadIdx.x & 31;
     float d[CHAINS][4] = {};
     const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
-    u64 t0 = ck_clk();
+    *t0 = ck_clk();
     for (int i = 0; i < n; i++) {
 #pragma unroll
         for (int q = 0; q < CHAINS; q++)
@@ -509,8 +510,16 @@ __global__ void ck_mma(int n, u64 *out, float *sink)
 #pragma unroll
     for (int q = 0; q < CHAINS; q++)
         r += d[q][0] + d[q][1] + d[q][2] + d[q][3];
-    u64 t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
-    if (lane == 0) {
+    *t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
+}
+
+/* mma.sync.m16n8k16 f32 += f16 x f16 into CHAINS independent accumulators per warp. */
+template <int CHAINS>
+__global__ void ck_mma(int n, u64 *out, float *sink)
+{
+    u64 t0, t1;
+    ck_mma_trips<CHAINS>(n, sink, &t0, &t1);
+    if ((threadIdx.x & 31) == 0) {
         out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2] = t0;
         out[(blockIdx.x * 32 + (threadIdx.x >> 5)) * 2 + 1] = t1;
     }
@@ -530,22 +539,7 @@ __global__ void ck_mma_mix(int n_mma, int n_int, int who, u32 m, u64 *out, float
         return;
     u64 t0, t1;
     if (mma) {
-        float d[4][4] = {};
-        const u32 a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, b0 = 0x38003800u, b1 = b0 + lane;
-        t0 = ck_clk();
-        for (int i = 0; i < n_mma; i++) {
-#pragma unroll
-            for (int q = 0; q < 4; q++)
-                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-                             "{%8, %9}, {%0, %1, %2, %3};"
-                             : "+f"(d[q][0]), "+f"(d[q][1]), "+f"(d[q][2]), "+f"(d[q][3])
-                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-        }
-        float r = 0.f;
-#pragma unroll
-        for (int q = 0; q < 4; q++)
-            r += d[q][0] + d[q][1] + d[q][2] + d[q][3];
-        t1 = ck_clk_after(__float_as_uint(r), (u32 *)sink + 1 + (threadIdx.x & 7));
+        ck_mma_trips<4>(n_mma, sink, &t0, &t1);
     } else {
         ck_int_trips<MIX>(n_int, m, (u32 *)sink, &t0, &t1);
     }

@@ -78,17 +78,15 @@ static int plan_of(const pipe_desc *d, uint32_t t, tm_plan *plan, err_info *e)
 
 typedef struct chunk_ctx {
     run_gen_info *g;
-    uint32_t tensor, stage_base, eb, n, cap;
+    uint32_t stage_base, n, cap;
 } chunk_ctx;
 
-static int chunk_visit(const tm_element *el, void *user)
+static int chunk_visit(uint32_t tensor, const tm_element *el, void *user)
 {
     chunk_ctx *c = user;
-    if ((el->idx[0] * c->eb) % 16)
-        return 0;
-    if (el->oob || c->n >= c->cap)   /* pipe_rules_check refused both */
+    if (c->n >= c->cap)   /* pipe_rules_check refused it */
         return 1;
-    c->g->cp_tab[c->n][0] = c->tensor;
+    c->g->cp_tab[c->n][0] = tensor;
     c->g->cp_tab[c->n][1] = el->smem_address - c->stage_base;
     c->g->cp_tab[c->n][2] = (uint32_t)el->global_offset;
     c->n++;
@@ -274,15 +272,9 @@ int run_gen_prepare(const pipe_desc *d, run_gen_info *g, err_info *e)
         if (!g->cp_tab)
             return err_set(e, ERR_IO, "out_of_memory", "copy table");
         chunk_ctx c = {.g = g, .cap = cap_chunks, .stage_base = d->smem_base};
-        for (uint32_t t = 0; t < d->ntensors; t++) {
-            tm_plan plan;
-            rc = plan_of(d, t, &plan, e);
-            if (rc)
-                return rc;
-            c.tensor = t;
-            c.eb = elem_bytes(&d->tensors[t].map);
-            tm_plan_foreach(&plan, chunk_visit, &c);
-        }
+        rc = pipe_plan_chunks(d, d->smem_base, chunk_visit, &c, e);
+        if (rc)
+            return rc;
         g->cp_chunks = c.n;
     }
     if (d->store_bytes && d->store_every) {

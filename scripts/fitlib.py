@@ -23,15 +23,17 @@ def split_of(name):
     return 'test' if h & 1 else 'fit'
 
 
-def descriptions(dirs):
-    """(name, dir) of every corpus_*.yaml in dirs, sorted."""
+def descriptions(dirs, prefix='corpus_', half='all', ext='.yaml'):
+    """(name, dir) of every PREFIX*EXT file in dirs whose name has no other dot (NAME.yaml,
+    NAME.json, NAME.counters.json ...), of the corpus half `half` (fit, test or all), sorted."""
     out = []
     for d in dirs:
         if not os.path.isdir(d):
             die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
         for f in sorted(os.listdir(d)):
-            if f.startswith('corpus_') and f.endswith('.yaml'):
-                out.append((f[:-5], d))
+            name = f[:-len(ext)]
+            if f.startswith(prefix) and f.endswith(ext) and '.' not in name and half in ('all', split_of(name)):
+                out.append((name, d))
     return out
 
 

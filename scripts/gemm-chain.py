@@ -16,7 +16,7 @@ import math
 import os
 import sys
 
-from fitlib import die, field, pct, split_of
+from fitlib import descriptions, die, field, pct
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -25,31 +25,25 @@ dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 # sim/params.c, the h200 set
 KERNEL_OVERHEAD_NS, COPY_CYCLES_PER_COL, STEP_NS, TMA_BYTES_PER_NS = 639, 0.5469, 209, 189
 rows, agg = [], []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
-            continue
-        jf, cf = os.path.join(d, name + '.json'), os.path.join(d, name + '.counters.json')
-        if not os.path.exists(jf):
-            continue
-        j, t = json.load(open(jf)), open(os.path.join(d, f)).read()
-        gm, gn, gk = field(t, r'\{m:\s*(\d+)'), field(t, r'\bn:\s*(\d+)'), field(t, r'\bk:\s*(\d+)')
-        groups, n = field(t, r'consumer:\s*(\d+)\}') // 4, field(t, r'shape:\s*m64n(\d+)')
-        bk = 64 if field(t, r'math:.*dtype:\s*(\w+)', str) in ('bf16', 'f16') else 128
-        ctas, cluster = field(t, r'ctas:\s*(\d+)'), field(t, r'cluster:\s*\{size:\s*(\d+)', int, 1)
-        stages = math.ceil((gm // (64 * groups)) * (gn // n) / ctas) * (gk // bk)
-        per_stage = (j['kernel_ns'] - KERNEL_OVERHEAD_NS) / stages
-        wgmma_ns = groups * 4 * n * COPY_CYCLES_PER_COL / j['sm_ghz']
-        b = 64 * groups * 128 + n * 128 / cluster
-        if field(t, r'^stages:\s*(\d+)') >= 5 and j['kernel_ns'] >= 30000 and wgmma_ns < 0.8 * per_stage:
-            rows.append((name, b, per_stage, STEP_NS + b / TMA_BYTES_PER_NS))
-        m = json.load(open(cf)).get('metrics', {}) if os.path.exists(cf) else {}
-        tma = m.get('l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum')
-        if tma:
-            agg.append((tma / (j['kernel_ns'] - KERNEL_OVERHEAD_NS), name, cluster > 1))
+for name, d in descriptions(dirs, 'wgmma_', half):
+    jf, cf = os.path.join(d, name + '.json'), os.path.join(d, name + '.counters.json')
+    if not os.path.exists(jf):
+        continue
+    j, t = json.load(open(jf)), open(os.path.join(d, name + '.yaml')).read()
+    gm, gn, gk = field(t, r'\{m:\s*(\d+)'), field(t, r'\bn:\s*(\d+)'), field(t, r'\bk:\s*(\d+)')
+    groups, n = field(t, r'consumer:\s*(\d+)\}') // 4, field(t, r'shape:\s*m64n(\d+)')
+    bk = 64 if field(t, r'math:.*dtype:\s*(\w+)', str) in ('bf16', 'f16') else 128
+    ctas, cluster = field(t, r'ctas:\s*(\d+)'), field(t, r'cluster:\s*\{size:\s*(\d+)', int, 1)
+    stages = math.ceil((gm // (64 * groups)) * (gn // n) / ctas) * (gk // bk)
+    per_stage = (j['kernel_ns'] - KERNEL_OVERHEAD_NS) / stages
+    wgmma_ns = groups * 4 * n * COPY_CYCLES_PER_COL / j['sm_ghz']
+    b = 64 * groups * 128 + n * 128 / cluster
+    if field(t, r'^stages:\s*(\d+)') >= 5 and j['kernel_ns'] >= 30000 and wgmma_ns < 0.8 * per_stage:
+        rows.append((name, b, per_stage, STEP_NS + b / TMA_BYTES_PER_NS))
+    m = json.load(open(cf)).get('metrics', {}) if os.path.exists(cf) else {}
+    tma = m.get('l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum')
+    if tma:
+        agg.append((tma / (j['kernel_ns'] - KERNEL_OVERHEAD_NS), name, cluster > 1))
 if not rows and not agg:
     die('no GEMM recording in ' + ', '.join(dirs))
 print(f'{half} half: time per stage where the loads bind (ring of 5+ stages, 30 us or more, wgmma below 4/5)')

@@ -11,32 +11,26 @@ import json
 import os
 import sys
 
-from fitlib import die, field, pct, split_of
+from fitlib import descriptions, die, field, pct
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
     die(f'half: {half!r} (allowed fit, test, all)')
 dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 own, prof = {}, []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
-            continue
-        jf, cf = os.path.join(d, name + '.json'), os.path.join(d, name + '.counters.json')
-        if not os.path.exists(jf):
-            continue
-        j = json.load(open(jf))
-        if j.get('sm_ghz', 0) > 0:
-            dtype = field(open(os.path.join(d, f)).read(), r'math:.*dtype:\s*(\w+)', str, '?')
-            own.setdefault(dtype, []).append(j['sm_ghz'])
-            own.setdefault('8-bit' if dtype in ('e4m3', 'e5m2') else '16-bit', []).append(j['sm_ghz'])
-            own.setdefault('all', []).append(j['sm_ghz'])
-        cyc = json.load(open(cf))['metrics'].get('sm__cycles_elapsed.max') if os.path.exists(cf) else None
-        if cyc and j.get('kernel_ns', 0) >= 100000:
-            prof.append(cyc / j['kernel_ns'])
+for name, d in descriptions(dirs, 'wgmma_', half):
+    jf, cf = os.path.join(d, name + '.json'), os.path.join(d, name + '.counters.json')
+    if not os.path.exists(jf):
+        continue
+    j = json.load(open(jf))
+    if j.get('sm_ghz', 0) > 0:
+        dtype = field(open(os.path.join(d, name + '.yaml')).read(), r'math:.*dtype:\s*(\w+)', str, '?')
+        own.setdefault(dtype, []).append(j['sm_ghz'])
+        own.setdefault('8-bit' if dtype in ('e4m3', 'e5m2') else '16-bit', []).append(j['sm_ghz'])
+        own.setdefault('all', []).append(j['sm_ghz'])
+    cyc = json.load(open(cf))['metrics'].get('sm__cycles_elapsed.max') if os.path.exists(cf) else None
+    if cyc and j.get('kernel_ns', 0) >= 100000:
+        prof.append(cyc / j['kernel_ns'])
 if 'all' not in own:
     die('no GEMM recording with its clock in ' + ', '.join(dirs))
 print(f'{half} half: the generated GEMMs\' SM clock (GHz), clock64 over globaltimer of their timed launches')

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from fitlib import die, pct, split_of
+from fitlib import descriptions, die, pct
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -23,19 +23,11 @@ except ValueError:
     die(f'KERNEL_OVERHEAD_NS: {sys.argv[2]!r} is not a number')
 dirs = sys.argv[3:] or ['traces/h200/corpus-wgmma']
 out = []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        if not (f.startswith('wgmma_') and f.endswith('.json')) or '.' in name:
-            continue
-        if half != 'all' and split_of(name) != half:
-            continue
-        rep = json.load(open(os.path.join(d, f)))
-        if rep.get('ctas_span_ns', 0) > 0 and rep.get('kernel_timing') == 'cupti':
-            out.append((rep['kernel_ns'] - rep['ctas_span_ns'] - launch_ns, name, rep['kernel_ns'],
-                        rep['cta_ns_p50']))
+for name, d in descriptions(dirs, 'wgmma_', half, '.json'):
+    rep = json.load(open(os.path.join(d, name + '.json')))
+    if rep.get('ctas_span_ns', 0) > 0 and rep.get('kernel_timing') == 'cupti':
+        out.append((rep['kernel_ns'] - rep['ctas_span_ns'] - launch_ns, name, rep['kernel_ns'],
+                    rep['cta_ns_p50']))
 if not out:
     die('no GEMM report with ctas_span_ns (tmahw run from this commit on, CUPTI timing) in ' + ', '.join(dirs))
 print(f'{half} half: kernel_ns - ctas_span_ns - {launch_ns:.0f} ns (the launch) per kernel')

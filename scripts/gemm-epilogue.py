@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 
-from fitlib import die, field, lstsq, pct, split_of, trace_events
+from fitlib import descriptions, die, field, lstsq, pct, trace_events
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -38,23 +38,17 @@ def spans(ev):
 
 
 rows = []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
-            continue
-        tmt = os.path.join(d, name + '.tmt')
-        text = open(os.path.join(d, f)).read()
-        if not os.path.exists(tmt) or field(text, r'epilogue:\s*(\w+)', str) != 'direct':
-            continue
-        groups, n = field(text, r'consumer:\s*(\d+)\}') // 4, field(text, r'shape:\s*m64n(\d+)')
-        gm, gn = field(text, r'\{m:\s*(\d+)'), field(text, r'\bn:\s*(\d+)')
-        active = min(field(text, r'ctas:\s*(\d+)'), (gm // (64 * groups)) * (gn // n))
-        s = spans(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')))
-        if s:
-            rows.append((name, groups * 64 * n * 2, active, pct(s, 50), len(s)))
+for name, d in descriptions(dirs, 'wgmma_', half):
+    tmt = os.path.join(d, name + '.tmt')
+    text = open(os.path.join(d, name + '.yaml')).read()
+    if not os.path.exists(tmt) or field(text, r'epilogue:\s*(\w+)', str) != 'direct':
+        continue
+    groups, n = field(text, r'consumer:\s*(\d+)\}') // 4, field(text, r'shape:\s*m64n(\d+)')
+    gm, gn = field(text, r'\{m:\s*(\d+)'), field(text, r'\bn:\s*(\d+)')
+    active = min(field(text, r'ctas:\s*(\d+)'), (gm // (64 * groups)) * (gn // n))
+    s = spans(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')))
+    if s:
+        rows.append((name, groups * 64 * n * 2, active, pct(s, 50), len(s)))
 if len(rows) < 3:
     die('fewer than 3 traced descriptions with epilogue: direct in ' + ', '.join(dirs))
 print(f'{half} half: the direct epilogue, span of the traced CTA\'s warpgroups per tile')

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-from fitlib import die, field, lstsq, pct, split_of, trace_events
+from fitlib import descriptions, die, field, lstsq, pct, trace_events
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -31,25 +31,19 @@ def first_stage(tmt):
 
 
 rows = []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        tmt = os.path.join(d, name + '.tmt')
-        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
-            continue
-        text = open(os.path.join(d, f)).read()
-        if not os.path.exists(tmt) or field(text, r'cluster:\s*\{size:\s*(\d+)', int, 1) > 1:
-            continue
-        hw, nbytes = first_stage(tmt)
-        sim_tmt = tempfile.mktemp(suffix='.tmt')
-        subprocess.run([tmasim, 'sim', os.path.join(d, f), '--gpu', gpu, '-o', sim_tmt], check=True,
-                       capture_output=True)
-        sim, _ = first_stage(sim_tmt)
-        os.remove(sim_tmt)
-        if hw is not None and sim is not None:
-            rows.append((nbytes / 1024, hw, sim, name))
+for name, d in descriptions(dirs, 'wgmma_', half):
+    tmt = os.path.join(d, name + '.tmt')
+    text = open(os.path.join(d, name + '.yaml')).read()
+    if not os.path.exists(tmt) or field(text, r'cluster:\s*\{size:\s*(\d+)', int, 1) > 1:
+        continue
+    hw, nbytes = first_stage(tmt)
+    sim_tmt = tempfile.mktemp(suffix='.tmt')
+    subprocess.run([tmasim, 'sim', os.path.join(d, name + '.yaml'), '--gpu', gpu, '-o', sim_tmt], check=True,
+                   capture_output=True)
+    sim, _ = first_stage(sim_tmt)
+    os.remove(sim_tmt)
+    if hw is not None and sim is not None:
+        rows.append((nbytes / 1024, hw, sim, name))
 if len(rows) < 2:
     die('fewer than 2 traced descriptions without clusters in ' + ', '.join(dirs))
 print(f'{half} half: CTA 0\'s first load issue to its first wgmma (ns)')

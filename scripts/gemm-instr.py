@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from fitlib import die, field, relative_fit, split_of
+from fitlib import descriptions, die, field, relative_fit
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -17,27 +17,21 @@ if half not in ('fit', 'test', 'all'):
 dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 cols = ['stage', 'consumer warp stage', 'consumer warp tile column', 'cta']
 X, Y = [], []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
-            continue
-        cf = os.path.join(d, name + '.counters.json')
-        if not os.path.exists(cf):
-            continue
-        m = json.load(open(cf)).get('metrics', {})
-        if 'smsp__inst_executed.sum' not in m:
-            continue
-        t = open(os.path.join(d, f)).read()
-        gm, gn, gk = field(t, r'\{m:\s*(\d+)'), field(t, r'\bn:\s*(\d+)'), field(t, r'\bk:\s*(\d+)')
-        groups, n = field(t, r'consumer:\s*(\d+)\}') // 4, field(t, r'shape:\s*m64n(\d+)')
-        bk = 64 if field(t, r'math:.*dtype:\s*(\w+)', str) in ('bf16', 'f16') else 128
-        tiles = (gm // (64 * groups)) * (gn // n)
-        stages, warps = tiles * (gk // bk), 4 * groups
-        X.append([stages, warps * stages, warps * tiles * n, field(t, r'ctas:\s*(\d+)')])
-        Y.append(m['smsp__inst_executed.sum'])
+for name, d in descriptions(dirs, 'wgmma_', half):
+    cf = os.path.join(d, name + '.counters.json')
+    if not os.path.exists(cf):
+        continue
+    m = json.load(open(cf)).get('metrics', {})
+    if 'smsp__inst_executed.sum' not in m:
+        continue
+    t = open(os.path.join(d, name + '.yaml')).read()
+    gm, gn, gk = field(t, r'\{m:\s*(\d+)'), field(t, r'\bn:\s*(\d+)'), field(t, r'\bk:\s*(\d+)')
+    groups, n = field(t, r'consumer:\s*(\d+)\}') // 4, field(t, r'shape:\s*m64n(\d+)')
+    bk = 64 if field(t, r'math:.*dtype:\s*(\w+)', str) in ('bf16', 'f16') else 128
+    tiles = (gm // (64 * groups)) * (gn // n)
+    stages, warps = tiles * (gk // bk), 4 * groups
+    X.append([stages, warps * stages, warps * tiles * n, field(t, r'ctas:\s*(\d+)')])
+    Y.append(m['smsp__inst_executed.sum'])
 if not Y:
     die('no GEMM recording with instruction counts in ' + ', '.join(dirs))
 relative_fit(half, cols, X, Y, 26)

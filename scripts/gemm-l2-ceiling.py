@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from fitlib import die, pct, split_of
+from fitlib import descriptions, die, pct
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -19,21 +19,13 @@ if half not in ('fit', 'test', 'all'):
 dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 KEY = 'l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum'
 out = []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        if not (f.startswith('wgmma_') and f.endswith('.counters.json')):
-            continue
-        name = f[:-len('.counters.json')]
-        if half != 'all' and split_of(name) != half:
-            continue
-        rep = json.load(open(os.path.join(d, name + '.json')))
-        if 'multicast: true' in open(os.path.join(d, name + '.yaml')).read():
-            continue
-        b = json.load(open(os.path.join(d, f))).get('metrics', {}).get(KEY, -1)
-        if b > 0 and rep.get('kernel_ns', 0) > 0:
-            out.append((b / rep['kernel_ns'], name, b, rep['kernel_ns']))
+for name, d in descriptions(dirs, 'wgmma_', half, '.counters.json'):
+    rep = json.load(open(os.path.join(d, name + '.json')))
+    if 'multicast: true' in open(os.path.join(d, name + '.yaml')).read():
+        continue
+    b = json.load(open(os.path.join(d, name + '.counters.json'))).get('metrics', {}).get(KEY, -1)
+    if b > 0 and rep.get('kernel_ns', 0) > 0:
+        out.append((b / rep['kernel_ns'], name, b, rep['kernel_ns']))
 if not out:
     die('no recording with ' + KEY + ' in ' + ', '.join(dirs))
 print(f'{half} half, without multicast: TMA bytes into the SMs over the kernel time (B/ns, the whole GPU)')

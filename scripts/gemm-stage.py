@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 
-from fitlib import die, field, lstsq, pct, split_of, trace_events
+from fitlib import descriptions, die, field, lstsq, pct, trace_events
 
 half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
 if half not in ('fit', 'test', 'all'):
@@ -40,20 +40,14 @@ def intervals(ev):
 
 
 per = []
-for d in dirs:
-    if not os.path.isdir(d):
-        die(f'DIR: {d!r} is not a directory (run from the repository root, or name the corpus directories)')
-    for f in sorted(os.listdir(d)):
-        name = f[:-5]
-        tmt = os.path.join(d, name + '.tmt')
-        if not (f.startswith('wgmma_') and f.endswith('.yaml')) or (half != 'all' and split_of(name) != half):
-            continue
-        text = open(os.path.join(d, f)).read()
-        if not os.path.exists(tmt) or field(text, r'cluster:\s*\{size:\s*(\d+)', int, 1) > 1:
-            continue
-        steps, nbytes = intervals(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')))
-        if len(steps) >= 2:
-            per.append((pct(steps, 50), name, len(steps), nbytes))
+for name, d in descriptions(dirs, 'wgmma_', half):
+    tmt = os.path.join(d, name + '.tmt')
+    text = open(os.path.join(d, name + '.yaml')).read()
+    if not os.path.exists(tmt) or field(text, r'cluster:\s*\{size:\s*(\d+)', int, 1) > 1:
+        continue
+    steps, nbytes = intervals(trace_events(tmasim, tmt, tempfile.mktemp(suffix='.json')))
+    if len(steps) >= 2:
+        per.append((pct(steps, 50), name, len(steps), nbytes))
 if not per:
     die('no traced description without clusters whose producer ran 2 steps unheld in ' + ', '.join(dirs))
 print(f'{half} half: the GEMM producer\'s time per stage when it did not wait (ns)')

@@ -47,33 +47,60 @@ int pipe_plan_chunk_copies(const pipe_desc *d)
     return d->mode == PIPE_CPASYNC || d->mode == PIPE_STASYNC;
 }
 
+typedef struct chunk_filter {
+    pipe_plan_chunk_fn visit;
+    void *user;
+    uint32_t tensor, eb;
+} chunk_filter;
+
+static int chunk_start(const tm_element *el, void *user)
+{
+    chunk_filter *f = user;
+    if ((el->idx[0] * f->eb) % 16)
+        return 0;
+    return el->oob ? 1 : f->visit(f->tensor, el, f->user);
+}
+
+int pipe_plan_chunks(const pipe_desc *d, uint32_t stage_base, pipe_plan_chunk_fn visit, void *user, err_info *e)
+{
+    chunk_filter f = {.visit = visit, .user = user};
+    for (uint32_t t = 0; t < d->ntensors; t++) {
+        tm_plan plan;
+        tm_copy c = {.smem_address = stage_base + d->tensors[t].smem_offset};
+        int rc = tm_plan_copy(&d->tensors[t].map, &c, &plan, e);
+        if (rc)
+            return rc;
+        const tm_dtype_info *inf = tm_dtype_get(d->tensors[t].map.dtype);
+        f.tensor = t;
+        f.eb = inf && inf->bits >= 8 ? inf->bits / 8 : 1;
+        tm_plan_foreach(&plan, chunk_start, &f);
+    }
+    return ERR_OK;
+}
+
 typedef struct chunk_walk {
     pipe_plan_trip *trips;
     uint64_t line[32];          /* the current trip's lines, as tensor << 56 | line */
-    uint32_t tensor, eb, in_trip, n, cap;
+    uint32_t in_trip, n, cap;
 } chunk_walk;
 
-/* A chunk of the walk (the element that starts a 16-byte chunk, as hw/run_gen.c's table):
- * counts its line in the current trip unless a chunk before it touched the same. */
-static int chunk_step(const tm_element *el, void *user)
+/* A chunk of the walk: counts its line in the current trip unless a chunk before it touched
+ * the same. */
+static int chunk_step(uint32_t tensor, const tm_element *el, void *user)
 {
     chunk_walk *w = user;
-    if ((el->idx[0] * w->eb) % 16)
-        return 0;
-    if (el->oob)   /* pipe_rules_check refuses copies that reach outside the tensor */
-        return 1;
     if (w->in_trip == 32)
         w->in_trip = 0, w->n++;
     if (w->n >= w->cap)
         return 1;
     pipe_plan_trip *t = &w->trips[w->n];
-    uint64_t key = (uint64_t)w->tensor << 56 | el->global_offset / 128u;
+    uint64_t key = (uint64_t)tensor << 56 | el->global_offset / 128u;
     uint32_t seen = 0;
     for (uint32_t k = 0; k < w->in_trip && !seen; k++)
         seen = w->line[k] == key;
     w->line[w->in_trip++] = key;
     t->lines += !seen;
-    t->chunks[w->tensor]++;
+    t->chunks[tensor]++;
     return 0;
 }
 
@@ -83,18 +110,10 @@ int pipe_plan_copy_trips(const pipe_desc *d, pipe_plan_trip **out, uint32_t *n, 
     w.trips = calloc(w.cap, sizeof *w.trips);
     if (!w.trips)
         return err_set(e, ERR_IO, "out_of_memory", "copy trips");
-    for (uint32_t t = 0; t < d->ntensors; t++) {
-        tm_plan plan;
-        tm_copy c = {.smem_address = pipe_plan_stage_address(d, 0, t)};
-        int rc = tm_plan_copy(&d->tensors[t].map, &c, &plan, e);
-        if (rc) {
-            free(w.trips);
-            return rc;
-        }
-        const tm_dtype_info *inf = tm_dtype_get(d->tensors[t].map.dtype);
-        w.tensor = t;
-        w.eb = inf && inf->bits >= 8 ? inf->bits / 8 : 1;
-        tm_plan_foreach(&plan, chunk_step, &w);
+    int rc = pipe_plan_chunks(d, pipe_plan_stage_address(d, 0, 0) - d->tensors[0].smem_offset, chunk_step, &w, e);
+    if (rc) {
+        free(w.trips);
+        return rc;
     }
     *out = w.trips;
     *n = w.in_trip ? w.n + 1 : w.n;

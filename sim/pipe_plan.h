@@ -55,6 +55,12 @@ int pipe_plan_copier(const pipe_desc *d, uint32_t rank);
 /* Whether warps copy the stage themselves in 16-byte chunks (cp_async, st_async) rather
  * than the TMA copying whole boxes. */
 int pipe_plan_chunk_copies(const pipe_desc *d);
+/* The 16-byte chunks a stage's copy loops take, in their order: each tensor's box (planned at
+ * stage_base plus its offset in the stage, tile coordinates 0) in box order, tensor after
+ * tensor; visit gets the tensor and the element that starts the chunk, and stops the walk by
+ * returning nonzero (as at an element outside the tensor, which pipe_rules_check refuses). */
+typedef int (*pipe_plan_chunk_fn)(uint32_t tensor, const tm_element *el, void *user);
+int pipe_plan_chunks(const pipe_desc *d, uint32_t stage_base, pipe_plan_chunk_fn visit, void *user, err_info *e);
 /* One trip of a copy loop (hw/run_gen.c's chunk table: each tensor's 16-byte chunks of its
  * box in box order, tensor after tensor, 32 lanes a trip): the 128-byte lines of global
  * memory its chunks touch (of the tiles at coordinates 0) and its chunks from each tensor. */
