@@ -91,12 +91,31 @@ void verdict_trace_shares(const trace *t, double *wait_data, double *busy)
     }
 }
 
+/* The GPU's block scheduler spreads a grid over every SM before it doubles up (the
+ * simulator places CTAs the same way, CTA c on SM c mod SMs): a grid smaller than the SMs'
+ * CTA slots uses min(ctas, SMs) SMs with ceil(ctas / SMs) CTAs on the busiest. */
 static uint32_t sms_in_use(const pipe_desc *d, const pipe_params *p)
 {
     uint32_t sms = p->sm_count >= 1 ? (uint32_t)p->sm_count : 1;
-    uint32_t per = d->ctas_per_sm ? d->ctas_per_sm : 1;
-    uint32_t need = (d->ctas + per - 1) / per;
-    return need < sms ? need : sms;
+    return d->ctas < sms ? (d->ctas ? d->ctas : 1) : sms;
+}
+
+/* The sub-partitions that hold consumer warps, summed over the SMs in use: SM k holds
+ * ceil or floor of ctas / SMs CTAs (at most ctas_per_sm), and a CTA's consumers fill the
+ * 4 sub-partitions of its SM in turn. */
+static double busy_subpartitions(const pipe_desc *d, const pipe_params *p)
+{
+    uint32_t sms = sms_in_use(d, p), per = d->ctas_per_sm ? d->ctas_per_sm : 1;
+    uint32_t lo = d->ctas / sms, extra = d->ctas % sms;
+    double total = 0;
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t ctas = lo + k, n = k ? extra : sms - extra;
+        if (ctas > per)
+            ctas = per;
+        uint32_t warps = d->consumer_warps * ctas;
+        total += (double)n * (warps < 4 ? warps : 4);
+    }
+    return total;
 }
 
 void verdict_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel_ns, const verdict_counters *c,
@@ -112,8 +131,7 @@ void verdict_hw_evidence(const pipe_desc *d, const pipe_params *p, double kernel
                          : -1;
     double warps = (double)d->ctas * d->consumer_warps * d->iterations;
     double pipe = warps * pipe_math_pipe_cycles(d, p);
-    uint32_t per_sm_warps = d->consumer_warps * (d->ctas_per_sm ? d->ctas_per_sm : 1);
-    double smsp = (double)sms * (per_sm_warps < 4 ? per_sm_warps : 4);
+    double smsp = busy_subpartitions(d, p);
     out->math_util = pipe / (t * pipe_plan_clock_ghz(d, p) * smsp);
     out->wait_data = wait_data;
     out->busy = busy;

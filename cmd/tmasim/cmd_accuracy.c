@@ -58,7 +58,7 @@ typedef struct row {
     int split;                 /* CORPUS_FIT / CORPUS_TEST */
     double hw_ns, sim_ns, err; /* err = sim / hw - 1 */
     verdict_kind v_sim, v_hw;
-    verdict_evidence ev_hw;
+    verdict_evidence ev_hw, ev_sim;
     double issue;              /* the recording's issue-active share of active cycles; < 0: not recorded */
     double stall_share;        /* the largest stall reason's share of warp cycles */
     char stall[40];            /* its name ("short_scoreboard"), "" when not recorded */
@@ -244,6 +244,7 @@ static int one(const char *dir, const char *name, const pipe_params *p, int writ
     r->sim_ns = (double)res.kernel_ns;
     r->err = r->sim_ns / r->hw_ns - 1.0;
     r->v_sim = res.verdict;
+    r->ev_sim = res.evidence;
     hw_evidence(dir, name, &d, p, hw_ns, write_shares, r);
     r->v_hw = d.math == PIPE_MATH_WGMMA ? verdict_decide_gemm(&r->ev_hw) : verdict_decide(&r->ev_hw);
     return 1;
@@ -332,6 +333,13 @@ static const char *split_name(int split)
     return split == CORPUS_FIT ? "fit" : split == CORPUS_TEST ? "test" : "all";
 }
 
+/* The shares a verdict is decided on (verdict_decide), -1 where the recording lacks one. */
+static void print_evidence(const verdict_evidence *ev)
+{
+    double mem = ev->dram_util > ev->l2_util ? ev->dram_util : ev->l2_util;
+    printf(",%.4f,%.4f,%.4f,%.4f,%.4f", mem, ev->smem_util, ev->math_util, ev->wait_data, ev->busy);
+}
+
 static void print_rows(const char *gpu, const row *rows, size_t n, const opts *o)
 {
     for (size_t k = 0; k < n; k++) {
@@ -345,9 +353,13 @@ static void print_rows(const char *gpu, const row *rows, size_t n, const opts *o
             snprintf(cissue, sizeof cissue, "%.4f", r->issue);
             snprintf(cshare, sizeof cshare, "%.4f", r->stall_share);
         }
-        if (o->fmt == CLI_FORMAT_CSV)
-            printf("%s,%s,%s,%.0f,%.0f,%.4f,%s,%s,%s,%s,%s\n", gpu, r->name, split_name(r->split), r->hw_ns, r->sim_ns,
+        if (o->fmt == CLI_FORMAT_CSV) {
+            printf("%s,%s,%s,%.0f,%.0f,%.4f,%s,%s,%s,%s,%s", gpu, r->name, split_name(r->split), r->hw_ns, r->sim_ns,
                    r->err, verdict_name(r->v_hw), verdict_name(r->v_sim), cissue, r->stall, cshare);
+            print_evidence(&r->ev_hw);
+            print_evidence(&r->ev_sim);
+            printf("\n");
+        }
         else if (o->fmt == CLI_FORMAT_TABLE)
             printf("  %-22s %-4s %11.1f %11.1f %+7.1f%%  %-15s %-15s %5s  %-24s%s\n", r->name, split_name(r->split),
                    r->hw_ns / 1e3, r->sim_ns / 1e3, 100 * r->err, verdict_name(r->v_hw), verdict_name(r->v_sim), issue,
@@ -506,7 +518,8 @@ int cmd_accuracy(int argc, char **argv)
         }
     }
     if (o.fmt == CLI_FORMAT_CSV)
-        printf("gpu,name,split,hw_ns,sim_ns,err,verdict_hw,verdict_sim,hw_issue,hw_stall,hw_stall_share\n");
+        printf("gpu,name,split,hw_ns,sim_ns,err,verdict_hw,verdict_sim,hw_issue,hw_stall,hw_stall_share,"
+               "hw_mem,hw_smem,hw_math,hw_wait_data,hw_busy,sim_mem,sim_smem,sim_math,sim_wait_data,sim_busy\n");
     else if (o.fmt == CLI_FORMAT_JSON)
         printf("[");
     else
