@@ -1581,6 +1581,89 @@ int b_remote_many(ctx &c)
     return 0;
 }
 
+/* One point of remote_load: the arrives' median ns per arrive over the CTAs of the ranks that
+ * load (own) and of those that do not (idle), and the GPU's load rate in B/ns. */
+struct rl_point {
+    double own, idle, rate;
+};
+int remote_load_run(ctx &c, const CUtensorMap &m, int clusters, int stages, u32 ranks, long long boxes, rl_point *pt)
+{
+    const u32 rounds = 1500;
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = 2, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(2u * (unsigned)clusters), cfg.blockDim = dim3(64), cfg.attrs = at, cfg.numAttrs = 1;
+    /* one CTA per SM: more than half an SM's shared memory */
+    cfg.dynamicSmemBytes = 13 * 16384 + 1024;
+    CK(cudaLaunchKernelEx(&cfg, ck_remote_load, m, rounds, stages, ranks, boxes, c.dout));
+    if (fetch(c, 8 * (size_t)clusters))
+        return -1;
+    std::vector<double> own, idle;
+    u64 g0 = ~0ull, g1 = 0, loads = 0;
+    for (int b = 0; b < 2 * clusters; b++) {
+        const u64 *o = &c.hout[4 * (size_t)b];
+        ((ranks >> (b & 1)) & 1u ? own : idle).push_back((double)o[0] / rounds / c.ghz);
+        loads += o[1];
+        if (o[1]) {
+            g0 = std::min(g0, o[2]);
+            g1 = std::max(g1, o[3]);
+        }
+    }
+    pt->own = own.empty() ? -1 : quantile(own, 0.5);
+    pt->idle = idle.empty() ? -1 : quantile(idle, 0.5);
+    pt->rate = loads && g1 > g0 ? (double)loads * 16384 / (double)(g1 - g0) : 0;
+    return 0;
+}
+
+/* How long a consumer's release (mbarrier.arrive.release.cluster on a cluster peer) takes while
+ * TMA loads stream in: by the bytes each loading SM keeps in flight, from L2 (8 MiB footprint)
+ * and from DRAM (512 MiB), on the SM that loads and on an idle one beside it, and with one
+ * cluster alone (the GPU otherwise idle). */
+int b_remote_load(ctx &c, void *big)
+{
+    CUtensorMap m;
+    if (encode(c, big, 1u << 21, 64, &m))
+        return -1;
+    CK(cudaFuncSetAttribute(ck_remote_load, cudaFuncAttributeMaxDynamicSharedMemorySize, 13 * 16384 + 1024));
+    const int cl = c.sms / 2;
+    struct {
+        int clusters, stages;
+        u32 ranks;
+        long long boxes;
+        const char *what;
+    } runs[] = {{cl, 1, 0, 512, "no loads"},          {cl, 1, 3, 512, "L2 1"},      {cl, 2, 3, 512, "L2 2"},
+                {cl, 4, 3, 512, "L2 4"},              {cl, 8, 3, 512, "L2 8"},      {cl, 12, 3, 512, "L2 12"},
+                {cl, 2, 3, 32768, "DRAM 2"},          {cl, 4, 3, 32768, "DRAM 4"},  {cl, 8, 3, 32768, "DRAM 8"},
+                {cl, 12, 3, 32768, "DRAM 12"},        {cl, 12, 2, 512, "L2 12, rank 1 loads"},
+                {cl, 12, 2, 32768, "DRAM 12, rank 1 loads"}, {1, 12, 3, 512, "one cluster, L2 12"},
+                {1, 12, 3, 32768, "one cluster, DRAM 12"}};
+    std::string pts;
+    std::vector<double> base;
+    for (auto &r : runs) {
+        std::vector<double> own, idle, rate;
+        for (int rep = 0; rep < 3; rep++) {
+            rl_point pt;
+            if (remote_load_run(c, m, r.clusters, r.stages, r.ranks, r.boxes, &pt))
+                return -1;
+            own.push_back(pt.own), idle.push_back(pt.idle), rate.push_back(pt.rate);
+        }
+        if (!r.ranks)
+            base = idle;
+        pts += fmt("%s%s: %.0f", pts.empty() ? "" : "; ", r.what, quantile(r.ranks ? own : idle, 0.5));
+        if (r.ranks && r.ranks != 3)
+            pts += fmt(" (idle SM %.0f)", quantile(idle, 0.5));
+        if (r.ranks)
+            pts += fmt(" at %.0f B/ns", quantile(rate, 0.5));
+    }
+    add(c, "remote_load", "remote_arrive_loaded_ns", "ns", false, base,
+        fmt("clusters of 2 on %d SMs, one CTA per SM: lane 0 of warp 1 times 1500 mbarrier.arrive.release.cluster on "
+            "the peer's barrier (200 ns apart) while lane 0 of warp 0 keeps N loads of 16 KiB in flight; value: no "
+            "loads; ns per arrive by source and N: %s",
+            2 * cl, pts.c_str()));
+    return 0;
+}
+
 int b_launch(ctx &c)
 {
     char msg[256];
@@ -1901,7 +1984,7 @@ void usage(FILE *f)
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
-            "                 mma_mix\n"
+            "                 mma_mix remote_load\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -1909,7 +1992,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp", "mma_mix"};
+                               "smsp", "mma_mix", "remote_load"};
 
 } // namespace
 
@@ -1992,7 +2075,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
                : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
-               : b == "remote" ? b_remote_many(c) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
+               : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
                : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {

@@ -795,6 +795,67 @@ __global__ void ck_remote_many(u64 *out, u32 rounds)
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+/* A remote arrive while TMA loads stream into the SMs: clusters of 2, one CTA per SM. Lane 0
+ * of warp 1 times `rounds` mbarrier.arrive.release.cluster on the peer's barrier (a consumer's
+ * release in the generated kernels); lane 0 of warp 0, when bit `rank` of load_ranks is set,
+ * keeps `stages` 16 KiB box loads in flight from a footprint of `boxes` boxes until the arrives
+ * are done. out[cta * 4]: arrives' total clocks, loads, globaltimer start and end of the loads. */
+__global__ void ck_remote_load(const __grid_constant__ CUtensorMap m, u32 rounds, int stages, u32 load_ranks,
+                               long long boxes, u64 *out)
+{
+    extern __shared__ unsigned char smem[];
+    __shared__ __align__(8) u64 bars[16];
+    __shared__ __align__(8) u64 peer_bar;
+    __shared__ volatile u32 done;
+    u32 rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    const u32 warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (threadIdx.x == 0) {
+        done = 0;
+        ck_bar_init(ck_sa(&peer_bar), 1u << 19);
+        for (int s = 0; s < stages; s++)
+            ck_bar_init(ck_sa(&bars[s]), 1);
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    if (warp == 1 && lane == 0) {
+        u32 peer;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer) : "r"(ck_sa(&peer_bar)), "r"(rank ^ 1u));
+        u64 sum = 0;
+        for (u32 i = 0; i < rounds; i++) {
+            u64 t0 = ck_clk();
+            asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer) : "memory");
+            sum += ck_clk() - t0;
+            __nanosleep(200);
+        }
+        out[4 * blockIdx.x] = sum;
+        done = 1;
+    }
+    if (warp == 0 && lane == 0) {
+        u64 n = 0, g0 = ck_gtm();
+        if ((load_ranks >> rank) & 1u) {
+            const u32 base = ck_align1k(smem);
+            auto issue = [&](u64 j) {
+                const int s = (int)(j % (u64)stages);
+                ck_expect(ck_sa(&bars[s]), 16384);
+                ck_tma_load(base + (u32)s * 16384u, &m, 0, (int)(((long long)(j * gridDim.x + blockIdx.x) % boxes) * 64),
+                            ck_sa(&bars[s]));
+            };
+            for (int j = 0; j < stages; j++)
+                issue((u64)j);
+            for (; !done; n++) {
+                ck_wait(ck_sa(&bars[n % (u64)stages]), (u32)(n / (u64)stages) & 1u);
+                issue(n + (u64)stages);
+            }
+            for (u64 j = n; j < n + (u64)stages; j++)
+                ck_wait(ck_sa(&bars[j % (u64)stages]), (u32)(j / (u64)stages) & 1u);
+        }
+        out[4 * blockIdx.x + 1] = n;
+        out[4 * blockIdx.x + 2] = g0;
+        out[4 * blockIdx.x + 3] = ck_gtm();
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 /* Every CTA spins for spin_ns and keeps its globaltimer start and end: the kernel's time
  * outside its CTAs and the spread of the first wave's starts. */
 __global__ void ck_span(u64 spin_ns, u64 *out)

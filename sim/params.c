@@ -24,6 +24,7 @@
 #define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
 #define L2_RESIDENT "measured: tmahw calibrate --only tma_fill (traces/h100/calibration/calibration.params and traces/h200/calibration/calibration.params, l2_reuse_bytes' line): 132 CTAs cycling TMA loads through a footprint; the share L2 serves is (rate - DRAM rate) / (L2 rate - DRAM rate), the L2 rate that of 8 MiB (H100 7832, H200 7824 B/ns), the DRAM rate that of 512 MiB (H100 2694, H200 4004); at 24 MiB both GPUs read at the L2 rate. "
 #define STAS_CAL "measured: tmahw calibrate --only clock,stas on the H200 (traces/h200/calibration/stas.params, 2026-11-25 08:12 UTC, driver 580.159.04, commit 1986c7b; the H100's SMs are the same design, not measured): the generated st.async loop's trips (clusters of 2, 8 stages of 8 trips per CTA, 3 launches; ns per trip in batches of 4 trips' loads then their st.async, as the generated loop's SASS has them), "
+#define REMOTE_LOAD_CAL "measured: tmahw calibrate --only remote_load on the H200 (traces/h200/calibration/remote_load.params, 2026-11-25 10:48 UTC): clusters of 2 on 132 SMs, one CTA per SM, lane 0 of warp 1 timing 1500 mbarrier.arrive.release.cluster on the peer's barrier 200 ns apart while lane 0 of warp 0 keeps loads in flight; "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -131,6 +132,15 @@ static const params_info table[] = {
      "cluster2_multicast example: 238)"},
     {"remote_arrive_ns", P(remote_arrive_ns), 348, "ns",
      H100_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
+    {"release_fence_dram_share", P(release_fence_dram_share), 0.59, "",
+     REMOTE_LOAD_CAL "an arrive alone 137 ns; while 1, 2, 4, 8, 12 loads of 16 KiB stream from L2 (8 MiB footprint) into "
+     "the arriving SM 377, 475, 477, 477, 481 ns; from DRAM (512 MiB) with 2, 4, 8, 12 in flight 923, 1706, 2557, "
+     "3456 ns at 3819-4706 B/ns; an idle SM beside a loading one 137 (its own SM's loads delay it, not the GPU's). "
+     "The DRAM figures less the L2 case (477) over the newest load's wait for DRAM (loads in flight x 16 KiB over "
+     "the SM's share of the GPU's rate, less half a copy's interval): 0.65, 0.76, 0.60, 0.56, least squares 0.59. "
+     "The L2 case is not modelled: the generated kernels' releases (remote_arrive_ns, from their traces) already "
+     "include the loop around them, and the lone arrive's 137 ns is below what they take while loads stream. "
+     "An H200 figure; the H100 not measured"},
     {"consume_step_ns", P(consume_step_ns), 343, "ns",
      "measured: traces/h100/pipelines/ws4_tma.tmt, a consumer warp's end of math to its next smem_read when the stage is already full (no stall): median 350 ns (p10 349, 1008 steps of CTAs 0-7), less arrive_ns (6.7, tmahw calibrate): the generated consume loop (hw/run_kernel.cuh: release, deferred event stores, the non-blocking test_wait probe of the next full barrier and its __all_sync) outside its reads, math and arrives. Checks (same measurement, other recordings): splitk_reduce 350, compute_bound 376, full_grid 371, consumer_swizzle_128b and _none 275, cluster2_multicast 719. The commit-group loop (math end to the next cpasync_issue median 42 ns) has no mbarrier step and does not get it. Includes the recording's share (ws4_tma 2.1% of the kernel, ~37 ns per step)"},
     {"stas_l1_4lines_ns", P(stas_lines_ns[0][0]), 20.03, "ns",

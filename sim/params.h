@@ -75,6 +75,9 @@ typedef struct pipe_params {
     double mcast_expect_tx_ns;     /* expect_tx_ns of a producer whose copies are .multicast::cluster */
     double mcast_tma_issue_ns;     /* tma_issue_ns of the same */
     double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
+    /* the share of its SM's loads' wait for DRAM that a consumer's release on a cluster peer
+     * (.release.cluster) waits besides remote_arrive_ns */
+    double release_fence_dram_share;
     /* the consumer step, measured in traces/h100/pipelines */
     double consume_step_ns;        /* mbarrier consume step outside read, math and arrives: loop + next full probe */
     double l2_reuse_bytes;         /* bytes of tiles re-read in a cycle that L2 still serves (reuse capacity) */

@@ -120,6 +120,7 @@ static void sim_free(sim *s)
     free(s->cta);
     free(s->tma_free);
     free(s->ldg_free);
+    free(s->loads_dram_served);
     free(s->port_free);
     free(s->issue_free);
     free(s->pipe_warps);
@@ -161,6 +162,7 @@ static int sim_alloc(sim *s, err_info *e)
     s->cta = calloc(d->ctas, sizeof *s->cta);
     s->tma_free = calloc(s->sms, sizeof(int64_t));
     s->ldg_free = calloc(s->sms, sizeof(int64_t));
+    s->loads_dram_served = calloc(s->sms, sizeof(int64_t));
     s->port_free = calloc(s->sms, sizeof(int64_t));
     s->issue_free = calloc((size_t)s->sms * 4, sizeof(int64_t));
     s->pipe_warps = calloc((size_t)s->sms * 4 * PIPE_SHARERS, sizeof *s->pipe_warps);
@@ -184,7 +186,7 @@ static int sim_alloc(sim *s, err_info *e)
             return rc;
     }
     trace_init(&s->late, TRACE_SRC_SIM);
-    if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->port_free ||
+    if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->loads_dram_served || !s->port_free ||
         !s->sm_slots || !s->smsp_next || !s->issue_free || !s->pipe_warps || !s->pipe_n || !s->pipe_t)
         return err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
     for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)

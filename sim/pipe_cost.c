@@ -270,6 +270,7 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
         s->hbm_busy += hbm_ps + l2_ps;
         served = s->mem_free;
     }
+    s->last_dram_served = l2_hit < 1.0 ? (s->gemm ? s->mem_free : t + (int64_t)((double)(served - t) * (1.0 - l2_hit))) : 0;
     s->dram_bytes += bytes * (1.0 - l2_hit);
     s->l2_bytes += bytes;
     /* a GEMM's copies: every SM loads its stages at once (gemm_load_latency_ns), a miss adds
@@ -282,6 +283,26 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
     if (unit + lat > done)
         done = unit + lat;
     return done;
+}
+
+void note_loads(sim *s, uint32_t sm)
+{
+    if (s->last_dram_served > s->loads_dram_served[sm])
+        s->loads_dram_served[sm] = s->last_dram_served;
+}
+
+/* A consumer's .release.cluster arrive on a peer from SM sm at time t: the generated
+ * kernel's remote arrive, and a share of the time until the SM's loads that miss L2 have
+ * been served by DRAM (tmahw calibrate --only remote_load: the arrive waits for its own SM's
+ * loads from DRAM, the more the more are in flight; an idle SM's arrive is not delayed by
+ * the GPU's load). */
+int64_t release_fence_ps(const sim *s, uint32_t sm, int64_t t)
+{
+    const pipe_params *p = s->p;
+    double ns = p->remote_arrive_ns;
+    if (s->loads_dram_served[sm] > t)
+        ns += p->release_fence_dram_share * (double)(s->loads_dram_served[sm] - t) / 1000.0;
+    return (int64_t)(ns * 1000);
 }
 
 /* Tiles of tensor t the CTAs walk: whole boxes inside the tensor, dimension 0 fastest. */

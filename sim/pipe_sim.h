@@ -140,6 +140,10 @@ typedef struct sim {
     cta_state *cta;
     int64_t *tma_free, *port_free;               /* per SM */
     int64_t *ldg_free;                           /* per SM: its cp.async / ld.global intake */
+    /* per SM: when the requests of the loads landing in it that miss L2 have been served by
+     * DRAM (a share of which a .release.cluster fence there waits for) */
+    int64_t *loads_dram_served;
+    int64_t last_dram_served;    /* mem_transfer's last transfer: when its DRAM share was served */
     int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
     /* per SM*4: the warps whose math shares the sub-partition's pipe now (PIPE_SHARERS at
      * most each), how many, and when their remaining work was last brought up to date */
@@ -262,6 +266,9 @@ int64_t copy_step_end(sim *s, const warp *w);
 int stas_prepare(sim *s, err_info *e);
 int64_t stas_loop_end(sim *s, const warp *w);
 void stas_loop_done(sim *s, const warp *w);
+/* a load landing in SM sm: mem_transfer's last transfer's DRAM share is waited on there */
+void note_loads(sim *s, uint32_t sm);
+int64_t release_fence_ps(const sim *s, uint32_t sm, int64_t t);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);

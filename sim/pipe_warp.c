@@ -46,8 +46,10 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
             pipe_emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
                  target != w->cta ? TRACE_FLAG_REMOTE : 0);
             bar_op(s, target, empty_bar(s, st), &ev, w, it);
-            if (!s->gemm || k == 0)
-                cost += (int64_t)((target != w->cta && !s->gemm ? s->p->remote_arrive_ns : s->p->arrive_ns) * 1000);
+            if (target != w->cta && !s->gemm)
+                cost += release_fence_ps(s, s->cta[w->cta].sm, s->now + cost);
+            else if (!s->gemm || k == 0)
+                cost += (int64_t)(s->p->arrive_ns * 1000);
         }
     }
     return cost;
@@ -64,6 +66,7 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
         uint32_t st = j % d->stages, bytes = d->copy_bytes / d->consumer_warps;
         cost = copy_step_end(s, w) - s->now;
         done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
+        note_loads(s, s->cta[w->cta].sm);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
             note_finding(s, fe, w->cta, w, group_bar(s), j);
@@ -148,6 +151,7 @@ static int64_t produce_cpasync(sim *s, warp *w)
     uint32_t bytes = d->copy_bytes / d->consumer_warps;
     int64_t cost = copy_step_end(s, w) - s->now;
     int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
+    note_loads(s, s->cta[w->cta].sm);
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
     pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
               TRACE_FLAG_FULL_BARRIER);
@@ -208,6 +212,7 @@ static int64_t produce_tma(sim *s, warp *w)
         uint32_t n = d->multicast ? d->cluster : 1;
         for (uint32_t c = 0; c < n; c++) {
             uint32_t target = d->multicast ? base + c : w->cta;
+            note_loads(s, s->cta[target].sm);
             if (s->gemm && done > s->copies_until[s->cta[target].sm])
                 s->copies_until[s->cta[target].sm] = done;
             sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = target, .bar = (uint16_t)full_bar(s, st),
@@ -225,6 +230,7 @@ static int64_t stas_load(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0, 1);
+    note_loads(s, s->cta[w->cta].sm);
     int64_t loop = stas_loop_end(s, w);
     if (loop > done)
         done = loop;
