@@ -25,6 +25,7 @@
 #define L2_RESIDENT "measured: tmahw calibrate --only tma_fill (traces/h100/calibration/calibration.params and traces/h200/calibration/calibration.params, l2_reuse_bytes' line): 132 CTAs cycling TMA loads through a footprint; the share L2 serves is (rate - DRAM rate) / (L2 rate - DRAM rate), the L2 rate that of 8 MiB (H100 7832, H200 7824 B/ns), the DRAM rate that of 512 MiB (H100 2694, H200 4004); at 24 MiB both GPUs read at the L2 rate. "
 #define STAS_CAL "measured: tmahw calibrate --only clock,stas on the H200 (traces/h200/calibration/stas.params, 2026-11-25 08:12 UTC, driver 580.159.04, commit 1986c7b; the H100's SMs are the same design, not measured): the generated st.async loop's trips (clusters of 2, 8 stages of 8 trips per CTA, 3 launches; ns per trip in batches of 4 trips' loads then their st.async, as the generated loop's SASS has them), "
 #define REMOTE_LOAD_CAL "measured: tmahw calibrate --only remote_load on the H200 (traces/h200/calibration/remote_load.params, 2026-11-25 10:48 UTC): clusters of 2 on 132 SMs, one CTA per SM, lane 0 of warp 1 timing 1500 mbarrier.arrive.release.cluster on the peer's barrier 200 ns apart while lane 0 of warp 0 keeps loads in flight; "
+#define STAS_HANDOFFS "measured: the generated st.async pipeline's traces in the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), every st_async description whose trace is kept (CTAs 0 and 1), each kernel's median, the median over kernels (scripts/stas-handoffs.py): "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -208,6 +209,23 @@ static const params_info table[] = {
      "free empty barrier), in steps whose stage the consumers had released before the loop ended; each kernel's "
      "median, the median over kernels (scripts/stas-steps.py): 184 [158..214, n 9 kernels]. H100: the H200's "
      "value (not measured on an H100)"},
+    {"stas_first_ns", P(stas_first_ns), 424, "ns",
+     STAS_HANDOFFS "a producer's first copy loop (both traced producers' median) less the median of its later "
+     "stages' loops: 424 [282..1190, n 10 kernels] (test half 358, n 8; seed 2 370, n 10): the kernel's first "
+     "chunk-table, address and data misses. H100: the H200's value (its corpus's fit half keeps 2 such traces, "
+     "364 and 1274)"},
+    {"stas_land_ns", P(stas_land_ns), 88, "ns",
+     STAS_HANDOFFS "the end of a producer's copy loop (the clock after its last st.async) to the end of its peer's "
+     "consumers' wait for that stage, in waits that began before the loop ended: 118 [89..138, n 10 kernels] (test "
+     "half 114, n 8; seed 2 121, n 9), less the hand-off itself (wake_ns, 29.85): the last "
+     "st.async's bytes and complete_tx reaching the peer (the H100 corpus's fit half: 101, n 2 kernels). The "
+     "remote arrive's dsmem_latency_ns (H200 211) is the .release.cluster hand-off, which an st.async's "
+     "complete_tx does not make"},
+    {"stas_release_ns", P(stas_release_ns), 270, "ns",
+     "measured: the same in the H100 corpus's fit half (traces/h100/corpus, seed 1, scripts/stas-handoffs.py fit "
+     "build/rel/tmasim traces/h100/corpus): a consumer's end of math (of its reads without math) to its next "
+     "full-barrier wait or read, 612 [575..650, n 2 kernels: the H100 keeps few st_async traces], less "
+     "consume_step_ns (343) (the H200's: stas_release_ns in its set)"},
     {"l2_resident_32mib", P(l2_resident_share[0]), 0.929, "share",
      L2_RESIDENT "32 MiB: 7468 B/ns on the H100, share 0.929 (the H200: 7836 B/ns, 1.000)"},
     {"l2_resident_40mib", P(l2_resident_share[1]), 0.688, "share",
@@ -414,6 +432,13 @@ static const params_override overrides[] = {
     {"h200", "l2_resident_48mib", 0.490, L2_RESIDENT "the H200's share at 48 MiB"},
     {"h200", "l2_resident_64mib", 0.285, L2_RESIDENT "the H200's share at 64 MiB"},
     {"h200", "l2_resident_96mib", 0.190, L2_RESIDENT "the H200's share at 96 MiB"},
+    {"h200", "stas_release_ns", 72,
+     STAS_HANDOFFS "a consumer's end of math (of its reads without math) to its next full-barrier wait or read, "
+     "its release an mbarrier.arrive.release.cluster on the peer's empty barrier: 415 [314..585, n 9 kernels] (test "
+     "half 478, n 8; seed 2 411, n 10), less consume_step_ns (343): what the release and its own record add to the "
+     "consume step. The arrive reaches the peer dsmem_latency_ns later (the calibrated hand-off; the one fit "
+     "kernel whose producer waited, corpus_0001_0150 at 4 CTAs per SM, saw the last release to the producer's "
+     "wake take 452 ns)"},
     {"h200", "dsmem_latency_ns", 211, H200_CAL "cluster: ping-pong of remote arrives in a cluster of 2, one hand-off less wake_ns"},
 };
 

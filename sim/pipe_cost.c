@@ -184,7 +184,7 @@ int stas_prepare(sim *s, err_info *e)
  * what the CTAs-per-SM series adds at 4 lines over one warp (added to its lines' cost, not
  * scaled with it: at 16 lines and 8 CTAs per SM the calibration's L1 and L2 trips take
  * 200 and 199 ns, where a scaled cost gives 408 and 131, an added one 163 and 128), and the
- * st.async alone what that series measured. */
+ * st.async alone what that series measured. The kernel's first loop takes stas_first_ns more. */
 int64_t stas_loop_end(sim *s, const warp *w)
 {
     const pipe_params *p = s->p;
@@ -208,6 +208,8 @@ int64_t stas_loop_end(sim *s, const warp *w)
         }
         ns += 4 * wait + (end - b) * alone;
     }
+    if (w->prod_j == 0)   /* the kernel's first loop: its table, addresses and data not cached yet */
+        ns += p->stas_first_ns;
     return copy_loop_end(s, w, 0, s->stas_ntrips, ns, p->stas_slot_cycles);
 }
 

@@ -21,11 +21,26 @@ static int next_action(const sim *s, const warp *w)
     return w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
 }
 
+/* The st.async consumer's release of iteration it (stage st): an arrive.release.cluster on
+ * the peer's empty barrier, which reaches it dsmem_latency_ns later (the calibrated remote
+ * hand-off) while the warp goes on after stas_release_ns. */
+static int64_t stas_release(sim *s, warp *w, uint32_t target, uint32_t it, uint32_t count)
+{
+    uint32_t st = it % s->d->stages;
+    int64_t at = s->now + (int64_t)(s->p->dsmem_latency_ns * 1000);
+    sim_ev ev = {.t = at, .type = EV_REMOTE_ARRIVE, .target = target, .bar = (uint16_t)empty_bar(s, st),
+                 .bytes = count, .iter = it, .warp = w->cta * (s->d->producer_warps + s->d->consumer_warps) + w->idx};
+    heap_push(&s->h, ev);
+    return (int64_t)(s->p->stas_release_ns * 1000);
+}
+
 /* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
- * ps: a local arrive costs arrive_ns, an arrive on a cluster peer's barrier (multicast,
- * st.async) remote_arrive_ns, its .release.cluster ordering being the expensive part. The
- * GEMM kernel's consumer warp arrives on every CTA of its cluster in one instruction at CTA
- * scope (hw/gemm_kernel.cuh gm_release): arrive_ns for all of them. */
+ * ps: a local arrive costs arrive_ns, an arrive on a multicast cluster peer's barrier
+ * release_fence_ps (remote_arrive_ns, its .release.cluster ordering being the expensive
+ * part, and the wait for its SM's loads from DRAM); the st.async
+ * consumer's arrive on its peer's barrier: stas_release. The GEMM kernel's consumer warp
+ * arrives on every CTA of its cluster in one instruction at CTA scope (hw/gemm_kernel.cuh
+ * gm_release): arrive_ns for all of them. */
 static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
 {
     const pipe_desc *d = s->d;
@@ -45,6 +60,10 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                 target = base + ((w->cta - base) ^ 1u);
             pipe_emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
                  target != w->cta ? TRACE_FLAG_REMOTE : 0);
+            if (d->mode == PIPE_STASYNC) {
+                cost += stas_release(s, w, target, it, count);
+                continue;
+            }
             bar_op(s, target, empty_bar(s, st), &ev, w, it);
             if (target != w->cta && !s->gemm)
                 cost += release_fence_ps(s, s->cta[w->cta].sm, s->now + cost);
@@ -251,7 +270,7 @@ static int64_t step_issue(sim *s, warp *w)
 }
 
 /* The st.async loop is done: the remote expect_tx on the peer's full barrier; the last
- * st.async, issued with the last trip, lands after the DSMEM latency. */
+ * st.async, issued with the last trip, lands stas_land_ns later. */
 static int64_t step_stas_loaded(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
@@ -267,7 +286,7 @@ static int64_t step_stas_loaded(sim *s, warp *w)
     bar_op(s, peer, full_bar(s, st), &ex, w, j);
     /* the remote expect_tx, and from the loop's end to the next step (stas_tail_ns) */
     int64_t cost = (int64_t)((p->remote_arrive_ns + p->stas_tail_ns) * 1000);
-    int64_t done = s->now + (int64_t)(p->dsmem_latency_ns * 1000);
+    int64_t done = s->now + (int64_t)(p->stas_land_ns * 1000);
     pipe_emit(s, w->op_start, done - w->op_start, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
               TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
     sim_ev ev = {.t = done, .type = EV_COMPLETE_TX, .target = peer, .bar = (uint16_t)full_bar(s, st),
