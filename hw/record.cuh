@@ -18,13 +18,13 @@
  *         TMASCOPE_BEGIN();                               // every thread, first
  *         ...
  *         TMASCOPE_MARK(t0);                              // a wait that may block
+ *         TMASCOPE_MARK_WAITED(rd, t0);                   // where it ended: t0 unless it stalled
  *         if (!__all_sync(~0u, test_wait(...))) {         // its first test failed: a stall
  *             TMASCOPE_WAIT_OPEN(t0, stage, it, full_barrier_index, TMASCOPE_F_FULL);
  *             ... try_wait loop ...
- *             TMASCOPE_WAIT_CLOSE();                      // the stall's end
+ *             TMASCOPE_WAIT_CLOSE_MARK(rd);               // the stall's end, into rd
  *         }
- *         TMASCOPE_SPAN_BEGIN(rd);
- *         ... ld.shared ...
+ *         ... ld.shared ...                               // the read, from rd
  *         TMASCOPE_SPAN_END(rd, TMASCOPE_READ, stage, it, full_barrier_index);
  *         TMASCOPE_EVENT(TMASCOPE_RELEASE, stage, it, empty_barrier_index);
  *         ...
@@ -497,6 +497,18 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_OPEN(t0, ...) TMASCOPE_WAIT_OPEN_(t0, __VA_ARGS__, 0u, 0u, 0u)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) tmascope_wait_close(tmascope_w_, tmascope_h_, (t1))
 #define TMASCOPE_WAIT_CLOSE() TMASCOPE_WAIT_CLOSE_AT(TMASCOPE_NOW())
+/* TMASCOPE_MARK_WAITED(name, t0): the clock where a wait that began at t0 (its
+ * TMASCOPE_MARK, before the probe) ended: t0 where it did not block, and
+ * TMASCOPE_WAIT_CLOSE_MARK(name), which closes the stall, sets it to the stall's end. So
+ * no clock is read between a wait that did not block and what follows it: ptxas moves no
+ * instruction across a clock read, and one there keeps the next phase's address and
+ * weight arithmetic ahead of its first load (hw/README.md, "Where the recording costs") */
+#define TMASCOPE_MARK_WAITED(name, t0) unsigned name = (t0)
+#define TMASCOPE_WAIT_CLOSE_MARK(name)                                                                         \
+    do {                                                                                                        \
+        name = TMASCOPE_NOW();                                                                                  \
+        TMASCOPE_WAIT_CLOSE_AT(name);                                                                           \
+    } while (0)
 /* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
  * when it blocked (aux 1: a producer's wait for the stage's previous phase) */
 #define TMASCOPE_WAIT_AT_(t0, t1, stage, iter, barrier, flags, aux, ...)                                       \
@@ -543,6 +555,8 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_OPEN(t0, ...) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE() do { } while (0)
+#define TMASCOPE_MARK_WAITED(name, t0) do { } while (0)
+#define TMASCOPE_WAIT_CLOSE_MARK(name) do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
 #define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)
 
