@@ -70,10 +70,9 @@ __device__ __forceinline__ bool mbar_try(unsigned bar, unsigned parity)
     do {                                                                                                        \
         if (!__all_sync(0xffffffffu, mbar_test(bar, parity))) {                                                 \
             TMASCOPE_WAIT_OPEN(t0, __VA_ARGS__);                                                                \
-            unsigned ok_;                                                                                       \
-            while (ok_ = mbar_try(bar, parity), !__all_sync(0xffffffffu, ok_))                                  \
+            while (!__all_sync(0xffffffffu, mbar_try(bar, parity)))                                             \
                 ;                                                                                               \
-            TMASCOPE_WAIT_CLOSE_MARK(t1, ok_);                                                                  \
+            TMASCOPE_WAIT_CLOSE_MARK(t1);                                                                       \
         }                                                                                                       \
     } while (0)
 

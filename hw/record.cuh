@@ -21,8 +21,8 @@
  *         TMASCOPE_MARK_WAITED(rd, t0);                   // where it ended: t0 unless it stalled
  *         if (!__all_sync(~0u, test_wait(...))) {         // its first test failed: a stall
  *             TMASCOPE_WAIT_OPEN(t0, stage, it, full_barrier_index, TMASCOPE_F_FULL);
- *             ... try_wait loop (ok: its last result) ...
- *             TMASCOPE_WAIT_CLOSE_MARK(rd, ok);           // the stall's end, into rd
+ *             ... try_wait loop ...
+ *             TMASCOPE_WAIT_CLOSE_MARK(rd);               // the stall's end, into rd
  *         }
  *         ... ld.shared ...                               // the read, from rd
  *         TMASCOPE_SPAN_END(rd, TMASCOPE_READ, stage, it, full_barrier_index);
@@ -176,18 +176,6 @@ __device__ __forceinline__ unsigned tmascope_clock(void)
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return (unsigned)t;
 }
-/* The clock once `ready` (nonzero) is known, e.g. the result of the try_wait that ended a
- * stall: predicated on it, so read after it, and by a per-thread CS2R. A plain clock read
- * after a warp's wait loop (uniform control flow) becomes an S2UR into a uniform register
- * and a move, variable latency where CS2R's is fixed: on the H200 the largest single cost
- * of a stall's exit in hand_tma and double_buffer (Nsight Compute's warp sampling,
- * hw/README.md). */
-__device__ __forceinline__ unsigned tmascope_clock_after(unsigned ready)
-{
-    unsigned long long t = 0;
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p mov.u64 %0, %%clock64;\n\t}" : "+l"(t) : "r"(ready));
-    return (unsigned)t;
-}
 __device__ __forceinline__ unsigned long long tmascope_gtimer(void)
 {
     unsigned long long t;
@@ -214,11 +202,8 @@ __device__ __forceinline__ unsigned tmascope_cta(void)
 
 #if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
 #define TMASCOPE_NOW() 0u
-#define TMASCOPE_NOW_AFTER(ready) 0u
 #else
 #define TMASCOPE_NOW() tmascope_clock()
-/* the clock, read once `ready` (nonzero) is known (tmascope_clock_after) */
-#define TMASCOPE_NOW_AFTER(ready) tmascope_clock_after(ready)
 #endif
 
 /* The stamp warp's lane 0 (TMASCOPE_STAMP_WARP): %globaltimer and %clock64, read back to
@@ -346,17 +331,13 @@ __device__ __forceinline__ void tmascope_check(tmascope_warp &w, unsigned hdr)
 
 /* One record (every lane calls; lane 0 stores), without the ring check. The store is
  * predicated inside the asm: no branch, so no divergent region around a record (and none
- * around the wait whose stall it records). The pointer is advanced before the store,
- * which addresses the record 16 bytes below it: advanced after, the add overwrites the
- * register the store still has to read, and waits until the store leaves the memory
- * queue, behind the arrive or copies just issued (on the H200 hand_tma's consumers spent
- * more samples on that add than on any other recording instruction; hw/README.md). */
+ * around the wait whose stall it records). */
 __device__ __forceinline__ void tmascope_store(tmascope_warp &w, unsigned w0, unsigned w1, unsigned w2, unsigned w3)
 {
 #if TMASCOPE_RECORD == 1 || TMASCOPE_RECORD == 3
-    w.p += 16u;
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p st.shared.v4.u32 [%1+-16], {%2, %3, %4, %5};\n\t}"
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p st.shared.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
                  ::"r"(w.writer), "r"(w.p), "r"(w0), "r"(w1), "r"(w2), "r"(w3));
+    w.p += 16u;
 #else
     (void)w;
     (void)w2;
@@ -518,16 +499,14 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_CLOSE() TMASCOPE_WAIT_CLOSE_AT(TMASCOPE_NOW())
 /* TMASCOPE_MARK_WAITED(name, t0): the clock where a wait that began at t0 (its
  * TMASCOPE_MARK, before the probe) ended: t0 where it did not block, and
- * TMASCOPE_WAIT_CLOSE_MARK(name, ready), which closes the stall, sets it to the stall's
- * end, the clock read once `ready` (the last try_wait's result, nonzero) is known
- * (TMASCOPE_NOW_AFTER). So no clock is read between a wait that did not block and what
- * follows it: ptxas moves no instruction across a clock read, and one there keeps the
- * next phase's address and weight arithmetic ahead of its first load (hw/README.md,
- * "Where the recording costs") */
+ * TMASCOPE_WAIT_CLOSE_MARK(name), which closes the stall, sets it to the stall's end. So
+ * no clock is read between a wait that did not block and what follows it: ptxas moves no
+ * instruction across a clock read, and one there keeps the next phase's address and
+ * weight arithmetic ahead of its first load (hw/README.md, "Where the recording costs") */
 #define TMASCOPE_MARK_WAITED(name, t0) unsigned name = (t0)
-#define TMASCOPE_WAIT_CLOSE_MARK(name, ready)                                                                  \
+#define TMASCOPE_WAIT_CLOSE_MARK(name)                                                                         \
     do {                                                                                                        \
-        name = TMASCOPE_NOW_AFTER(ready);                                                                       \
+        name = TMASCOPE_NOW();                                                                                  \
         TMASCOPE_WAIT_CLOSE_AT(name);                                                                           \
     } while (0)
 /* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
@@ -577,8 +556,7 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE() do { } while (0)
 #define TMASCOPE_MARK_WAITED(name, t0) do { } while (0)
-#define TMASCOPE_WAIT_CLOSE_MARK(name, ready) do { } while (0)
-#define TMASCOPE_NOW_AFTER(ready) 0u
+#define TMASCOPE_WAIT_CLOSE_MARK(name) do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
 #define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)
 

@@ -326,9 +326,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             return 0;
         const u32 wflags = full ? EVF_FULL : 0u;
         TMASCOPE_WAIT_OPEN(t0, 0u, iter, 0u, wflags, side);
-        u32 timeout = 0, failed = 0, ok = 0;
+        u32 timeout = 0, failed = 0;
         u64 g0 = gtimer();
-        while (ok = bar_try(bar0 + 8 * b, parity), !__all_sync(0xffffffffu, ok)) {
+        while (!__all_sync(0xffffffffu, bar_try(bar0 + 8 * b, parity))) {
             u32 bail = 0;
             if (lane == 0) {
                 if (*hang || *(volatile u32 *)&abort_s)
@@ -354,8 +354,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 break;
             }
         }
-        /* (the clock ordered after the last try_wait or the bail, by a per-thread CS2R) */
-        const u32 t_end = TMASCOPE_NOW_AFTER(ok | failed);
+        const u32 t_end = NOW();
         t_done = t_end;
         TMASCOPE_WAIT_CLOSE_AT(t_end);
         if (!failed)
