@@ -1,9 +1,9 @@
 #!/bin/bash
 # One device call: hw/record-check.sh of this tree against ../base (same call), then
-# (As used for the 11:05 UTC call. The 10:49 call ran it without OLDC (289d105) and with
-# NCU_RUNS "double_buffer cpasync_multistage"; the 11:00 call with NCU_RUNS defaulting as here.)
 # Nsight Compute's per-instruction warp sampling of recorded and unrecorded kernels.
 #   bash call.sh COMMIT      (in .xfer/record/new; results under $OUT)
+# (As used for the 11:05 UTC call. The 10:49 call ran it without OLDC (289d105) and with
+# NCU_RUNS "double_buffer cpasync_multistage"; the 11:00 call with NCU_RUNS defaulting as here.)
 set -u
 OUT=${OUT:-/tmp/out}; export OUT
 C=${1:-unknown}
