@@ -122,6 +122,7 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
             TMASCOPE_EVENT_AT((t0_), (dur_), (kind_), 0u, (iter_), 0u, (flags_), (aux_));                \
     } while (0)
 #define NOW() TMASCOPE_NOW()
+#define NOW_AFTER(ready_) TMASCOPE_NOW_AFTER(ready_)
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) REC_IF(true, kind_, stage_, iter_, flags_, aux_, t0_, dur_)
 
 /* trace kinds (sim/trace.h) */
@@ -314,15 +315,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
      * before the warp polls, its end clock when the wait ends; a failed wait's record is
      * written again with its flags. The path of a wait that did not block has nothing of
      * the recording but the clock reads before and after the probe. t_done: the clock where
-     * the wait ended, read before the branch on the probe, so that no clock read (which
-     * ptxas schedules nothing across) stands between the wait and what follows it: the
+     * the wait ended; where it did not block, read after the probe (predicated on this
+     * lane's result) and before the branch on it, so that no clock read (which ptxas
+     * schedules nothing across) stands between the wait's branch and what follows it: the
      * unrecorded kernel's loads and their weights interleave after the branch, and a clock
      * read there keeps the weights ahead of the first load (hw/README.md). */
     auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side, u32 &t_done) -> int {
         const u32 t0 = NOW();
-        const bool ready = __all_sync(0xffffffffu, bar_test(bar0 + 8 * b, parity));
-        t_done = t0;
-        if (ready)
+        const u32 probe = bar_test(bar0 + 8 * b, parity);
+        t_done = NOW_AFTER(probe);
+        if (__all_sync(0xffffffffu, probe))
             return 0;
         const u32 wflags = full ? EVF_FULL : 0u;
         TMASCOPE_WAIT_OPEN(t0, 0u, iter, 0u, wflags, side);
@@ -735,28 +737,20 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 j = i + STAGES - 1;
         if (j < ITERS)
             copy_share(j);
-        /* the read of stage i starts here: its clock in the commit's statement, not a
-         * statement of its own before the first load (ptxas moves no instruction across a
-         * clock read: the read's weights would stay ahead of its loads, hw/README.md) */
-        u32 t_rd;
-#if TMAHW_RECORD == 1 || TMAHW_RECORD == 2
-        {
-            u64 t64;
-            asm volatile("cp.async.commit_group;\n\tmov.u64 %0, %%clock64;" : "=l"(t64)::"memory");
-            t_rd = (u32)t64;
-        }
-#else
         asm volatile("cp.async.commit_group;" ::: "memory");
-        t_rd = 0;
-#endif
         /* the step's events after the next copies are under way, one record whatever
          * blocked (no branch): the wait_group [t0, t1) and the bar.sync [t1, t2), each
          * flagged where it took longer than WAIT_BLOCKED_CYCLES, and the issue of
-         * iteration j at t2 (the host knows whether j exists; run_ref.h) */
+         * iteration j at t2 (the host knows whether j exists; run_ref.h). The read of stage
+         * i starts after the record: its clock in the record's store statement, not a
+         * statement of its own before the first load (ptxas moves no instruction across a
+         * clock read: the read's weights would stay ahead of its loads, hw/README.md) */
 #if TMAHW_RECORD
-        tmascope_put_clocks(tmascope_w_, tmascope_h_, t0, t1, t2, i,
-                            K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
-                                            (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
+        const u32 t_rd = tmascope_put_clocks_now(tmascope_w_, tmascope_h_, t0, t1, t2, i,
+                                                 K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
+                                                                 (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
+#else
+        const u32 t_rd = 0;
 #endif
         consume(i, t_rd);
         (void)t0;
