@@ -13,14 +13,15 @@
 # per-process medians.
 # With OLD (a source tree of another commit, e.g. the one before a change) the same
 # overhead runs follow with that tree's build (the examples, the hand-written kernel and
-# every OLD_STRIDE-th corpus description): a before/after table from the same call.
+# every OLD_STRIDE-th corpus description): a before/after table from the same call; OLD2
+# (and OLD2_COMMIT) a second such tree, measured after OLD (rows old2-*).
 # With STUDY (descriptions), hw/record-study.sh runs on them and the hand-written kernel
 # is measured at record levels 2 (clock reads only), 3 (records without clock reads) and
 # 4 (start and end only) too, STUDY_PAIRS process pairs each.
 # Environment: REPS (examples, 31), CORPUS_REPS (11), HAND_PAIRS (9), HAND_REPS (5),
 # CORPUS (traces/h200/corpus), JOBS (8 compiling at once), DEADLINE (seconds after the
 # corpus starts when no new corpus run starts: 200), SASS (kernels whose SASS goes to
-# sass.tgz), COMMIT, CORPUS_STRIDE (1: every description), OLD, OLD_COMMIT, OLD_STRIDE (4),
+# sass.tgz), COMMIT, CORPUS_STRIDE (1: every description), OLD, OLD_COMMIT, OLD_STRIDE (4), OLD2, OLD2_COMMIT,
 # STUDY, STUDY_PAIRS (5), NOBUILD (1: no make; the builds are carried, e.g. linked here with
 # `make HAVE_YAML=no hw` so that tmahw needs no libyaml there). Files:
 # record-check.log, overhead.tsv (the set column: example, hand, corpus; old-example,
@@ -41,6 +42,7 @@ REPS=${REPS:-31}
 CORPUS_REPS=${CORPUS_REPS:-11}
 CORPUS=${CORPUS:-traces/h200/corpus}
 OLD=${OLD:-}
+OLD2=${OLD2:-}
 elapsed() { echo $(( $(date +%s) - start )); }
 
 echo "== device"; nvidia-smi -L 2>&1 | head -2; nvcc --version | tail -1
@@ -51,19 +53,24 @@ drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1)
     echo " \"date\":\"$(date -u '+%Y-%m-%d %H:%M UTC')\",\"commit\":\"${COMMIT:-unknown}\","
     echo " \"corpus_stride\":${CORPUS_STRIDE:-1},"
     [ -n "$OLD" ] && echo " \"old_commit\":\"${OLD_COMMIT:-unknown}\",\"old_corpus\":\"every ${OLD_STRIDE:-4}th description\","
+    [ -n "$OLD2" ] && echo " \"old2_commit\":\"${OLD2_COMMIT:-unknown}\","
     echo " \"examples\":\"tmahw run EXAMPLE --reps $REPS --no-counters --trace-ctas 8 --format json\","
     echo " \"corpus\":\"tmahw run DESC --reps $CORPUS_REPS --no-counters --trace-ctas 1 --format json --gpu-lock LOCK\","
     echo " \"hand\":\"${HAND_PAIRS:-9} alternating processes of tmahw record -- hand_tma_norec / hand_tma --reps ${HAND_REPS:-5}\"}"
 } >"$OUT/meta.json"
 echo "== build"
 if [ -n "${NOBUILD:-}" ]; then   # carried builds (tmahw, its injection library, the examples), used as they are
-    for x in "$T" "$BUILD/rel/examples/hand_tma" ${OLD:+"$OLD/build/rel/tmahw" "$OLD/build/rel/examples/hand_tma"}; do
+    for x in "$T" "$BUILD/rel/examples/hand_tma" ${OLD:+"$OLD/build/rel/tmahw" "$OLD/build/rel/examples/hand_tma"} \
+             ${OLD2:+"$OLD2/build/rel/tmahw" "$OLD2/build/rel/examples/hand_tma"}; do
         [ -x "$x" ] || { echo "NOBUILD: no $x"; exit 2; }
     done
 else
     make BUILD="$BUILD" hw -j16 >"$W/build.log" 2>&1 || { tail -n 40 "$W/build.log"; echo "BUILD FAILED"; exit 2; }
     if [ -n "$OLD" ]; then
         make -C "$OLD" BUILD=build hw -j16 >"$W/build-old.log" 2>&1 || { tail -n 40 "$W/build-old.log"; echo "OLD BUILD FAILED"; exit 2; }
+    fi
+    if [ -n "$OLD2" ]; then
+        make -C "$OLD2" BUILD=build hw -j16 >"$W/build-old2.log" 2>&1 || { tail -n 40 "$W/build-old2.log"; echo "OLD2 BUILD FAILED"; exit 2; }
     fi
 fi
 # the hand-written kernel at the study's record levels
@@ -89,13 +96,15 @@ sass() {
     for b in hand_tma hand_tma_norec; do
         cuobjdump -sass "$BUILD/rel/examples/$b" >"$W/sass/$b.sass" 2>&1
         [ -n "$OLD" ] && cuobjdump -sass "$OLD/build/rel/examples/$b" >"$W/sass/old_$b.sass" 2>&1
+        [ -n "$OLD2" ] && cuobjdump -sass "$OLD2/build/rel/examples/$b" >"$W/sass/old2_$b.sass" 2>&1
     done
     for n in ${SASS:-double_buffer consumer_swizzle_128b full_grid cpasync_multistage ws4_tma}; do
         f=examples/$n.yaml
         [ -f "$f" ] || f=$CORPUS/$n.yaml
-        for v in new old; do
+        for v in new old old2; do
             tm=$T; p=$n
             [ $v = old ] && { [ -n "$OLD" ] || continue; tm=$OLD/build/rel/tmahw; p=old_$n; }
+            [ $v = old2 ] && { [ -n "$OLD2" ] || continue; tm=$OLD2/build/rel/tmahw; p=old2_$n; }
             "$tm" run "$f" -o "$W/sass/x.tmt" --source "$W/sass/$p.cu" --reps 1 --no-counters >/dev/null 2>&1 || true
             [ -s "$W/sass/$p.cu" ] || continue
             for r in 0 1; do
@@ -254,6 +263,11 @@ if [ -n "$OLD" ]; then
     hand old-hand "$OLD/build/rel/examples/hand_tma_norec" "$OLD/build/rel/examples/hand_tma" "${HAND_PAIRS:-9}"
     runs old- "$OLD/build/rel/tmahw" "${OLD_STRIDE:-4}"
 fi
+if [ -n "$OLD2" ]; then
+    echo "== the same with $OLD2 (commit ${OLD2_COMMIT:-unknown})"
+    hand old2-hand "$OLD2/build/rel/examples/hand_tma_norec" "$OLD2/build/rel/examples/hand_tma" "${HAND_PAIRS:-9}"
+    runs old2- "$OLD2/build/rel/tmahw" "${OLD_STRIDE:-4}"
+fi
 if [ -n "${STUDY:-}" ]; then
     echo "== study: hw/record-study.sh ${STUDY}; the hand-written kernel at record levels$study_levels"
     for l in $study_levels; do
@@ -293,12 +307,14 @@ for s in sets:
     show(s, [float(r["overhead_pct"]) for r in rows if r["set"] == s])
 new = [r for r in rows if r["set"] in ("example", "hand", "corpus")]
 show("all", [float(r["overhead_pct"]) for r in new])
-old = {(r["set"][4:], r["name"]): float(r["overhead_pct"]) for r in rows if r["set"].startswith("old-")}
-if old:
+for pre in ("old-", "old2-"):
+    old = {(r["set"][len(pre):], r["name"]): float(r["overhead_pct"]) for r in rows if r["set"].startswith(pre)}
+    if not old:
+        continue
     both = [(float(r["overhead_pct"]), old[(r["set"], r["name"])]) for r in new if (r["set"], r["name"]) in old]
-    show("old, same", [o for n, o in both])
+    show(pre[:-1] + ", same", [o for n, o in both])
     show("new, same", [n for n, o in both])
-    print("before -> after (examples and the hand-written kernel):")
+    print("%s -> new (examples and the hand-written kernel):" % pre[:-1])
     for r in new:
         if r["set"] != "corpus" and (r["set"], r["name"]) in old:
             print("  %-24s %7.2f%% -> %6.2f%%" % (r["name"], old[(r["set"], r["name"])], float(r["overhead_pct"])))
