@@ -60,20 +60,17 @@ __device__ __forceinline__ bool mbar_try(unsigned bar, unsigned parity)
                  : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
     return ok;
 }
-/* Waits for the phase of `parity` to complete (the whole warp), `ready` this lane's first
- * test (mbar_test). A wait whose first test fails is a stall: its record (since t0, the
- * clock read before the test; the remaining arguments: stage, iteration, barrier, flags[,
- * aux]) is written before the warp waits, its end when it ends, and its end clock goes
- * into t1. Where the wait did not block, t1 is the clock TMASCOPE_MARK_READY(t1, ready)
- * read after the test, before this branch, so that no clock is read between the wait and
- * the work it unblocks. */
-#define MBAR_WAIT(bar, parity, ready, t0, t1, ...)                                                             \
+/* Waits for the phase of `parity` to complete (the whole warp). A wait whose first test
+ * fails is a stall: its record (since t0, the clock read before the test; the remaining
+ * arguments: stage, iteration, barrier, flags[, aux]) is written before the warp waits,
+ * its end when it ends. */
+#define MBAR_WAIT(bar, parity, t0, ...)                                                                        \
     do {                                                                                                        \
-        if (!__all_sync(0xffffffffu, ready)) {                                                                  \
+        if (!__all_sync(0xffffffffu, mbar_test(bar, parity))) {                                                 \
             TMASCOPE_WAIT_OPEN(t0, __VA_ARGS__);                                                                \
             while (!__all_sync(0xffffffffu, mbar_try(bar, parity)))                                             \
                 ;                                                                                               \
-            TMASCOPE_WAIT_CLOSE_MARK(t1);                                                                       \
+            TMASCOPE_WAIT_CLOSE();                                                                              \
         }                                                                                                       \
     } while (0)
 
@@ -100,9 +97,8 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             const unsigned s = i % kStages, phase = i / kStages;
             const unsigned full = full0 + 8 * s, empty = empty0 + 8 * s;
             TMASCOPE_MARK(t0);
-            const bool ready = mbar_test(empty, (phase & 1) ^ 1);
-            TMASCOPE_MARK_READY(t1, ready);
-            MBAR_WAIT(empty, (phase & 1) ^ 1, ready, t0, t1, s, i, kStages + s, 0u, 1u);   /* the first lap does not block */
+            MBAR_WAIT(empty, (phase & 1) ^ 1, t0, s, i, kStages + s, 0u, 1u);   /* the first lap does not block */
+            TMASCOPE_MARK(t1);
             if (lane == 0) {
                 asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(full), "r"(kStageBytes)
                              : "memory");
@@ -126,9 +122,8 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             const unsigned s = i % kStages, phase = i / kStages;
             const unsigned full = full0 + 8 * s, empty = empty0 + 8 * s;
             TMASCOPE_MARK(t0);
-            const bool ready = mbar_test(full, phase & 1);
-            TMASCOPE_MARK_READY(t1, ready);
-            MBAR_WAIT(full, phase & 1, ready, t0, t1, s, i, s, TMASCOPE_F_FULL);
+            MBAR_WAIT(full, phase & 1, t0, s, i, s, TMASCOPE_F_FULL);
+            TMASCOPE_MARK(t1);
             /* lane l reads 16 bytes (8 columns) of row 4q + l/8: chunk l%8 of the row,
              * where the 128-byte swizzle put it */
             uint4 v[kLoads];

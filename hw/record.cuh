@@ -18,14 +18,13 @@
  *         TMASCOPE_BEGIN();                               // every thread, first
  *         ...
  *         TMASCOPE_MARK(t0);                              // a wait that may block
- *         const bool ok = test_wait(...);                 // its first test, this lane
- *         TMASCOPE_MARK_READY(rd, ok);                    // where it ended unless it stalls
- *         if (!__all_sync(~0u, ok)) {                     // the first test failed: a stall
+ *         if (!__all_sync(~0u, test_wait(...))) {         // its first test failed: a stall
  *             TMASCOPE_WAIT_OPEN(t0, stage, it, full_barrier_index, TMASCOPE_F_FULL);
  *             ... try_wait loop ...
- *             TMASCOPE_WAIT_CLOSE_MARK(rd);               // the stall's end, into rd
+ *             TMASCOPE_WAIT_CLOSE();                      // the stall's end
  *         }
- *         ... ld.shared ...                               // the read, from rd
+ *         TMASCOPE_SPAN_BEGIN(rd);
+ *         ... ld.shared ...
  *         TMASCOPE_SPAN_END(rd, TMASCOPE_READ, stage, it, full_barrier_index);
  *         TMASCOPE_EVENT(TMASCOPE_RELEASE, stage, it, empty_barrier_index);
  *         ...
@@ -177,16 +176,6 @@ __device__ __forceinline__ unsigned tmascope_clock(void)
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return (unsigned)t;
 }
-/* The clock once `ready` (nonzero) is known, e.g. a wait's probe result in this lane: the
- * read is predicated on it, so it follows the probe, and ptxas places it before the branch
- * on the probe (a per-thread CS2R; a plain clock read in uniform control flow is an S2UR
- * and a move). 0 where `ready` is 0. */
-__device__ __forceinline__ unsigned tmascope_clock_after(unsigned ready)
-{
-    unsigned long long t = 0;
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p mov.u64 %0, %%clock64;\n\t}" : "+l"(t) : "r"(ready));
-    return (unsigned)t;
-}
 __device__ __forceinline__ unsigned long long tmascope_gtimer(void)
 {
     unsigned long long t;
@@ -213,11 +202,8 @@ __device__ __forceinline__ unsigned tmascope_cta(void)
 
 #if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
 #define TMASCOPE_NOW() 0u
-#define TMASCOPE_NOW_AFTER(ready) 0u
 #else
 #define TMASCOPE_NOW() tmascope_clock()
-/* the clock, read once `ready` (nonzero) is known (tmascope_clock_after) */
-#define TMASCOPE_NOW_AFTER(ready) tmascope_clock_after(ready)
 #endif
 
 /* The stamp warp's lane 0 (TMASCOPE_STAMP_WARP): %globaltimer and %clock64, read back to
@@ -383,28 +369,6 @@ __device__ __forceinline__ void tmascope_put_clocks(tmascope_warp &w, unsigned h
     tmascope_put(w, hdr, t0, t1, t2, iter << 8 | kind_flags);
 }
 
-/* tmascope_put_clocks, and the clock read right after the record's store, in the store's
- * own statement (before the ring check): the clock of what follows the record with no
- * clock read of its own there, which ptxas would schedule nothing across. */
-__device__ __forceinline__ unsigned tmascope_put_clocks_now(tmascope_warp &w, unsigned hdr, unsigned t0, unsigned t1,
-                                                            unsigned t2, unsigned iter, unsigned kind_flags)
-{
-    unsigned long long t = 0;
-#if TMASCOPE_RECORD == 1
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p st.shared.v4.u32 [%2], {%3, %4, %5, %6};\n\t"
-                 "mov.u64 %0, %%clock64;\n\t}"
-                 : "=l"(t) : "r"(w.writer), "r"(w.p), "r"(t0), "r"(t1), "r"(t2), "r"(iter << 8 | kind_flags) : "memory");
-    w.p += 16u;
-    tmascope_check(w, hdr);
-#elif TMASCOPE_RECORD == 2
-    tmascope_put_clocks(w, hdr, t0, t1, t2, iter, kind_flags);
-    t = tmascope_clock();
-#else
-    tmascope_put_clocks(w, hdr, t0, t1, t2, iter, kind_flags);
-#endif
-    return (unsigned)t;
-}
-
 /* A stall's record, opened while the warp waits (its end to follow, tmascope_wait_close):
  * no ring check between the two, so that the record stays where the close writes (the
  * last check left a free slot for it). */
@@ -533,19 +497,6 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_OPEN(t0, ...) TMASCOPE_WAIT_OPEN_(t0, __VA_ARGS__, 0u, 0u, 0u)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) tmascope_wait_close(tmascope_w_, tmascope_h_, (t1))
 #define TMASCOPE_WAIT_CLOSE() TMASCOPE_WAIT_CLOSE_AT(TMASCOPE_NOW())
-/* TMASCOPE_MARK_READY(name, ready): the clock where a wait ended if its first probe
- * (`ready`: this lane's result) found the phase complete, read after the probe and before
- * the branch on it; TMASCOPE_WAIT_CLOSE_MARK(name), which closes a stall, sets it to the
- * stall's end. So the read that follows starts where it did with a clock read of its own
- * after the wait, but no clock is read between the wait's branch and the read: ptxas moves
- * no instruction across a clock read, and one there keeps the next phase's address and
- * weight arithmetic ahead of its first load (hw/README.md, "Where the recording costs") */
-#define TMASCOPE_MARK_READY(name, ready) unsigned name = TMASCOPE_NOW_AFTER(ready)
-#define TMASCOPE_WAIT_CLOSE_MARK(name)                                                                         \
-    do {                                                                                                        \
-        name = TMASCOPE_NOW();                                                                                  \
-        TMASCOPE_WAIT_CLOSE_AT(name);                                                                           \
-    } while (0)
 /* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
  * when it blocked (aux 1: a producer's wait for the stage's previous phase) */
 #define TMASCOPE_WAIT_AT_(t0, t1, stage, iter, barrier, flags, aux, ...)                                       \
@@ -572,7 +523,6 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #else /* TMASCOPE_RECORD == 0: nothing */
 
 #define TMASCOPE_NOW() 0u
-#define TMASCOPE_NOW_AFTER(ready) 0u
 #define TMASCOPE_BEGIN() do { } while (0)
 #define TMASCOPE_BEGIN_AT(rings, hdr) do { } while (0)
 #define TMASCOPE_END() do { } while (0)
@@ -593,8 +543,6 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_OPEN(t0, ...) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE() do { } while (0)
-#define TMASCOPE_MARK_READY(name, ready) do { } while (0)
-#define TMASCOPE_WAIT_CLOSE_MARK(name) do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
 #define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)
 

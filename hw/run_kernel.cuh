@@ -122,7 +122,6 @@ __device__ __forceinline__ void bar_expect_tx_remote(u32 b, u32 rank, u32 tx)
             TMASCOPE_EVENT_AT((t0_), (dur_), (kind_), 0u, (iter_), 0u, (flags_), (aux_));                \
     } while (0)
 #define NOW() TMASCOPE_NOW()
-#define NOW_AFTER(ready_) TMASCOPE_NOW_AFTER(ready_)
 #define REC(kind_, stage_, iter_, flags_, aux_, t0_, dur_) REC_IF(true, kind_, stage_, iter_, flags_, aux_, t0_, dur_)
 
 /* trace kinds (sim/trace.h) */
@@ -314,17 +313,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
      * whose first probe fails is a stall (as in the simulator): its record is written
      * before the warp polls, its end clock when the wait ends; a failed wait's record is
      * written again with its flags. The path of a wait that did not block has nothing of
-     * the recording but the clock reads before and after the probe. t_done: the clock where
-     * the wait ended; where it did not block, read after the probe (predicated on this
-     * lane's result) and before the branch on it, so that no clock read (which ptxas
-     * schedules nothing across) stands between the wait's branch and what follows it: the
-     * unrecorded kernel's loads and their weights interleave after the branch, and a clock
-     * read there keeps the weights ahead of the first load (hw/README.md). */
-    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side, u32 &t_done) -> int {
+     * the recording but the clock read before the probe. */
+    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side) -> int {
         const u32 t0 = NOW();
-        const u32 probe = bar_test(bar0 + 8 * b, parity);
-        t_done = NOW_AFTER(probe);
-        if (__all_sync(0xffffffffu, probe))
+        if (__all_sync(0xffffffffu, bar_test(bar0 + 8 * b, parity)))
             return 0;
         const u32 wflags = full ? EVF_FULL : 0u;
         TMASCOPE_WAIT_OPEN(t0, 0u, iter, 0u, wflags, side);
@@ -357,7 +349,6 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             }
         }
         const u32 t_end = NOW();
-        t_done = t_end;
         TMASCOPE_WAIT_CLOSE_AT(t_end);
         if (!failed)
             return 0;
@@ -413,10 +404,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 s = j % STAGES, k = j / STAGES;
         /* producer side (aux 1): the release of the stage's previous use; the
          * producer.waits_on: full bug waits for its own previous copy instead */
-        u32 t_free;
-        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1, t_free))
+        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1))
             return -1;
-        (void)t_free;
         const u32 stage_addr = base + s * STAGE_BYTES;
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
@@ -567,23 +556,20 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         (void)folded;
     };
 
-    /* t_start: where the read starts with commit groups (no wait of its own) */
-    auto consume = [&](u32 i, u32 t_start) -> int {
+    auto consume = [&](u32 i) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
-        /* clocks of the read and the math: their events are written after the release. The
-         * read starts where the stage's wait ended (its clock, read before the wait's branch) */
-        u32 t_rd, te_rd, te_m = 0;
 #if !CP_GROUPS
-        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, t_rd))
+        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0))
             return -1;
-#else
-        t_rd = t_start;
 #endif
-        (void)t_start;
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
+        /* clocks of the read and the math: their events are written after the release */
+        u32 t_rd, te_rd, te_m = 0;
         {
+            u32 t = NOW();
+            t_rd = t;
             for (u32 r = 0; r < RD_REPEAT; r++) {
                 RD_LIST(RD_ONE)
 #if RD_REPEAT > 1
@@ -710,7 +696,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             stop = produce(j);
     } else {
         for (u32 i = 0; i < ITERS && !stop; i++)
-            stop = consume(i, 0u);
+            stop = consume(i);
         if (!stop)
             release_upto(ITERS, true, false);
     }
@@ -741,18 +727,13 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         /* the step's events after the next copies are under way, one record whatever
          * blocked (no branch): the wait_group [t0, t1) and the bar.sync [t1, t2), each
          * flagged where it took longer than WAIT_BLOCKED_CYCLES, and the issue of
-         * iteration j at t2 (the host knows whether j exists; run_ref.h). The read of stage
-         * i starts after the record: its clock in the record's store statement, not a
-         * statement of its own before the first load (ptxas moves no instruction across a
-         * clock read: the read's weights would stay ahead of its loads, hw/README.md) */
+         * iteration j at t2 (the host knows whether j exists; run_ref.h) */
 #if TMAHW_RECORD
-        const u32 t_rd = tmascope_put_clocks_now(tmascope_w_, tmascope_h_, t0, t1, t2, i,
-                                                 K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
-                                                                 (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
-#else
-        const u32 t_rd = 0;
+        tmascope_put_clocks(tmascope_w_, tmascope_h_, t0, t1, t2, i,
+                            K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
+                                            (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
 #endif
-        consume(i, t_rd);
+        consume(i);
         (void)t0;
         (void)t1;
         (void)t2;
@@ -765,7 +746,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             while (copier && pj < ITERS && pj < i + STAGES && !stop)
                 stop = produce(pj++);
             if (!stop)
-                stop = consume(i, 0u);
+                stop = consume(i);
         }
         if (!stop)
             release_upto(ITERS, true, false);
