@@ -267,6 +267,12 @@ static void apply_event(sim *s, const sim_ev *ev)
     case EV_CP_GROUP_DONE:
         group_done(s, ev->target);
         break;
+    case EV_REMOTE_ARRIVE: {
+        /* a consumer's release on a cluster peer's empty barrier reaches it */
+        mbar_event m = {.op = MBAR_ARRIVE, .count = ev->bytes, .has_intended = 1, .intended_phase = ev->iter / d->stages};
+        bar_op(s, ev->target, ev->bar, &m, NULL, ev->iter);
+        break;
+    }
     case EV_CP_ARRIVE: {
         /* cp.async.mbarrier.arrive.noinc: the warp's copies landed */
         mbar_event m = {.op = MBAR_ARRIVE, .count = 1, .has_intended = 1, .intended_phase = ev->iter / d->stages};

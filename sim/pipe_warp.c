@@ -23,7 +23,9 @@ static int next_action(const sim *s, const warp *w)
 
 /* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
  * ps: a local arrive costs arrive_ns, an arrive on a cluster peer's barrier (multicast,
- * st.async) remote_arrive_ns, its .release.cluster ordering being the expensive part. The
+ * st.async) remote_arrive_ns, its .release.cluster ordering being the expensive part, and
+ * reaches the peer's barrier dsmem_latency_ns after its issue (tmahw calibrate's cluster
+ * ping-pong: issue to the peer's phase completing), not at once. The
  * GEMM kernel's consumer warp arrives on every CTA of its cluster in one instruction at CTA
  * scope (hw/gemm_kernel.cuh gm_release): arrive_ns for all of them. */
 static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
@@ -45,7 +47,14 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                 target = base + ((w->cta - base) ^ 1u);
             pipe_emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
                  target != w->cta ? TRACE_FLAG_REMOTE : 0);
-            bar_op(s, target, empty_bar(s, st), &ev, w, it);
+            if (target != w->cta && !s->gemm) {
+                /* the arrive reaches the peer's barrier a DSMEM hop later */
+                sim_ev rev = {.t = s->now + (int64_t)(s->p->dsmem_latency_ns * 1000), .type = EV_REMOTE_ARRIVE,
+                              .target = target, .bar = (uint16_t)empty_bar(s, st), .bytes = count, .iter = it};
+                heap_push(&s->h, rev);
+            } else {
+                bar_op(s, target, empty_bar(s, st), &ev, w, it);
+            }
             if (!s->gemm || k == 0)
                 cost += (int64_t)((target != w->cta && !s->gemm ? s->p->remote_arrive_ns : s->p->arrive_ns) * 1000);
         }
@@ -300,7 +309,7 @@ static int64_t step_math(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     uint32_t i = w->cons_i, st = i % d->stages;
-    w->state = ST_AFTER_MATH;
+    w->state = ST_STORE;
     w->math_slot = NO_SLOT;
     w->math_start = -1;
     if (d->math == PIPE_MATH_WGMMA) {
@@ -388,6 +397,22 @@ static int64_t step_wg_epilogue(sim *s, warp *w)
     return end > s->now ? end : STEP_ON;
 }
 
+/* The consumer of rank 0 stores the stage's box (hw/run_kernel.cuh consume) after its math
+ * and before its release: the release waits until the store has read the box out of
+ * shared memory. */
+static int64_t step_store(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i;
+    w->state = ST_AFTER_MATH;
+    math_ended(s, w);
+    if (!d->store_bytes || !d->store_every || (i + 1) % d->store_every != 0 || w->consumer_rank != 0)
+        return STEP_ON;
+    int64_t cost = store_step(s, w, i);
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    return cost ? s->now + cost : STEP_ON;
+}
+
 static int64_t step_after_math(sim *s, warp *w)
 {
     if (s->gemm)
@@ -405,8 +430,6 @@ static int64_t step_after_math(sim *s, warp *w)
      * commit-group loop (cpasync.sync) has no mbarrier probe or arrive. */
     if (!d->cpasync_groups)
         cost += (int64_t)(p->consume_step_ns * 1000);
-    if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0)
-        cost += store_step(s, w, i);
     cost = issue_end(s, w, cost, d->cpasync_groups ? p->group_step_issue_cycles : p->step_issue_cycles) - s->now;
     s->r->role[w->role].issue_ns += (double)cost / 1000.0;
     w->cons_i++;
@@ -482,6 +505,7 @@ static int64_t warp_step(sim *s, warp *w, uint32_t wi)
     case ST_WAIT_FULL: return step_wait_full(s, w);
     case ST_READ: return step_read(s, w);
     case ST_MATH: return step_math(s, w);
+    case ST_STORE: return step_store(s, w);
     case ST_AFTER_MATH: return step_after_math(s, w);
     case ST_G_COPY: return step_g_copy(s, w, wi);
     case ST_G_WAIT: return step_g_wait(s, w);
