@@ -90,7 +90,7 @@ static inline sim_ev heap_pop(heap *h)
 
 /* ---------------------------------------------------------------- state */
 enum {
-    ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_AFTER_MATH, ST_DONE,
+    ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_STORE, ST_AFTER_MATH, ST_DONE,
     ST_G_COPY, ST_G_WAIT, ST_G_BAR, ST_G_ISSUE,  /* cp.async commit groups (cpasync.sync: wait_prior) */
     ST_WG_WAIT, ST_WG_EPILOGUE                   /* math kind wgmma: wait_group, the tile's epilogue */
 };

@@ -37,10 +37,12 @@ static int64_t stas_release(sim *s, warp *w, uint32_t target, uint32_t it, uint3
 /* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
  * ps: a local arrive costs arrive_ns, an arrive on a multicast cluster peer's barrier
  * release_fence_ps (remote_arrive_ns, its .release.cluster ordering being the expensive
- * part, and the wait for its SM's loads from DRAM); the st.async
- * consumer's arrive on its peer's barrier: stas_release. The GEMM kernel's consumer warp
- * arrives on every CTA of its cluster in one instruction at CTA scope (hw/gemm_kernel.cuh
- * gm_release): arrive_ns for all of them. */
+ * part, and the wait for its SM's loads from DRAM) and reaches the peer's barrier
+ * dsmem_latency_ns after that wait (tmahw calibrate's cluster ping-pong: issue to the
+ * peer's phase completing), not at once; the st.async consumer's arrive on its peer's
+ * barrier: stas_release. The GEMM kernel's consumer warp arrives on every CTA of its
+ * cluster in one instruction at CTA scope (hw/gemm_kernel.cuh gm_release): arrive_ns for
+ * all of them. */
 static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
 {
     const pipe_desc *d = s->d;
@@ -64,11 +66,20 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                 cost += stas_release(s, w, target, it, count);
                 continue;
             }
-            bar_op(s, target, empty_bar(s, st), &ev, w, it);
-            if (target != w->cta && !s->gemm)
-                cost += release_fence_ps(s, s->cta[w->cta].sm, s->now + cost);
-            else if (!s->gemm || k == 0)
-                cost += (int64_t)(s->p->arrive_ns * 1000);
+            if (target != w->cta && !s->gemm) {
+                int64_t fence = release_fence_ps(s, s->cta[w->cta].sm, s->now + cost);
+                int64_t wait = fence - (int64_t)(s->p->remote_arrive_ns * 1000);
+                sim_ev rev = {.t = s->now + cost + (wait > 0 ? wait : 0) + (int64_t)(s->p->dsmem_latency_ns * 1000),
+                              .type = EV_REMOTE_ARRIVE, .target = target, .bar = (uint16_t)empty_bar(s, st),
+                              .bytes = count, .iter = it,
+                              .warp = w->cta * (d->producer_warps + d->consumer_warps) + w->idx};
+                heap_push(&s->h, rev);
+                cost += fence;
+            } else {
+                bar_op(s, target, empty_bar(s, st), &ev, w, it);
+                if (!s->gemm || k == 0)
+                    cost += (int64_t)(s->p->arrive_ns * 1000);
+            }
         }
     }
     return cost;
@@ -325,7 +336,7 @@ static int64_t step_math(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     uint32_t i = w->cons_i, st = i % d->stages;
-    w->state = ST_AFTER_MATH;
+    w->state = ST_STORE;
     w->math_slot = NO_SLOT;
     w->math_start = -1;
     if (d->math == PIPE_MATH_WGMMA) {
@@ -413,6 +424,22 @@ static int64_t step_wg_epilogue(sim *s, warp *w)
     return end > s->now ? end : STEP_ON;
 }
 
+/* The consumer of rank 0 stores the stage's box (hw/run_kernel.cuh consume) after its math
+ * and before its release: the release waits until the store has read the box out of
+ * shared memory. */
+static int64_t step_store(sim *s, warp *w)
+{
+    const pipe_desc *d = s->d;
+    uint32_t i = w->cons_i;
+    w->state = ST_AFTER_MATH;
+    math_ended(s, w);
+    if (!d->store_bytes || !d->store_every || (i + 1) % d->store_every != 0 || w->consumer_rank != 0)
+        return STEP_ON;
+    int64_t cost = store_step(s, w, i);
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    return cost ? s->now + cost : STEP_ON;
+}
+
 static int64_t step_after_math(sim *s, warp *w)
 {
     if (s->gemm)
@@ -430,8 +457,6 @@ static int64_t step_after_math(sim *s, warp *w)
      * commit-group loop (cpasync.sync) has no mbarrier probe or arrive. */
     if (!d->cpasync_groups)
         cost += (int64_t)(p->consume_step_ns * 1000);
-    if (d->store_bytes && d->store_every && (i + 1) % d->store_every == 0 && w->consumer_rank == 0)
-        cost += store_step(s, w, i);
     cost = issue_end(s, w, cost, d->cpasync_groups ? p->group_step_issue_cycles : p->step_issue_cycles) - s->now;
     s->r->role[w->role].issue_ns += (double)cost / 1000.0;
     w->cons_i++;
@@ -507,6 +532,7 @@ static int64_t warp_step(sim *s, warp *w, uint32_t wi)
     case ST_WAIT_FULL: return step_wait_full(s, w);
     case ST_READ: return step_read(s, w);
     case ST_MATH: return step_math(s, w);
+    case ST_STORE: return step_store(s, w);
     case ST_AFTER_MATH: return step_after_math(s, w);
     case ST_G_COPY: return step_g_copy(s, w, wi);
     case ST_G_WAIT: return step_g_wait(s, w);

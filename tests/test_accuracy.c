@@ -45,9 +45,12 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        cr_expect_leq(med, g ? 8.0 : 9.2, "median |error| of the test half");
-        cr_expect_leq(max, g ? 47.7 : 55.4, "largest |error| of the test half");
-        cr_expect_geq(agree, g ? 83.3 : 79.0, "verdict agreement with the recorded evidence");
+        /* 8.1%: the median moved from 7.9% when the stores came before the releases and the
+         * cluster releases arrived a DSMEM hop late (the largest error 51.8 -> 47.4%, the
+         * verdicts 80.7 -> 84.2%) */
+        cr_expect_leq(med, g ? 8.2 : 9.2, "median |error| of the test half");
+        cr_expect_leq(max, g ? 47.5 : 36.7, "largest |error| of the test half");
+        cr_expect_geq(agree, g ? 84.2 : 82.3, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
