@@ -63,6 +63,13 @@ static const params_info table[] = {
      "test half on its own: 345)"},
     {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 160, "ns",
      COPY_STEPS "the intercept of the commit-group steps (cp.async.commit_group, no arrive; test half on its own: 139)"},
+    {"group_record_ns", P(group_record_ns), 86.4, "ns",
+     "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), "
+     "the 6 cp_async descriptions with commit groups at one CTA per SM whose traces show no blocked wait (a CTA's time is "
+     "the sum of its steps): the recorded launch's kernel time less the unrecorded one (NAME.json kernel_rec_ns, "
+     "kernel_ns) per step of a CTA, median 86.4 ns (p25 84.0, p75 102.8; test half 84.0, n 3; scripts/record-cost.py): "
+     "the clocks and records of the step and its consume (hw/run_kernel.cuh). ldgsts_group_step_ns comes from "
+     "recorded traces; the simulator predicts the unrecorded kernel and takes this off each commit-group copy step after the prologue"},
     {"ldgsts_smsp_share_ns", P(ldgsts_smsp_share_ns), 149, "ns",
      COPY_STEPS "added to the step of a CTA whose 5-8 copying warps share the 4 sub-partitions, two warps on some "
      "(test half on its own: 150): all of a CTA's warps copy at the same time, and a warp's copy step, mostly a chain "
