@@ -12,7 +12,7 @@
 #define WGMMA_LOAD "measured: tmahw calibrate --only wgmma,wgmma_load on the H200 (traces/h200/gemm/wgmma_load.params, 2026-11-24 22:50 UTC), "
 #define GEMM_INSTR "measured: instructions the generated GEMM kernels execute (smsp__inst_executed, Range Profiler) over the fit half of the random wgmma corpus (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2), least squares of each kernel's count relative to itself on its stages, its consumer warps' stages, its consumer warps' tiles times N, and its CTAs (relative error p10..p90 of the fit -10..+9%, of the test half -3..+9%; the test half on its own: 61.9 per stage, 82.8 per consumer warp and stage; scripts/gemm-instr.py): "
 #define INSTR_COUNT "measured: instructions the generated kernels execute (smsp__inst_executed, Range Profiler) over the H200 corpus's fit half (traces/h200/corpus, seed 1; recorded on 2026-11-25, 119 kernels, commit 6bd87af), least squares of each kernel's count relative to itself on its events (consumer steps, read instructions and the 32-bit words each lane loads with them, FFMA, mma, copy trips, producing steps' tensors, warps; scripts/instr-counts.py; the fit predicts each kernel's count within -16..+11%, p10..p90): one instruction takes one issue slot of its sub-partition. "
-#define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: least squares with one intercept per kind of step (scripts/copy-steps.py; residuals p10 -131, p90 +120 ns): "
+#define COPY_STEPS "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af): the 14 cp_async descriptions at one CTA per SM, a warp's prologue copy steps (cpasync_issue to its next, no wait between; 388 steps) against their cp.async trips and tensors: the steps less tile_address_ns per tensor (a trace's cpasync_issue carries the warp's share of the stage), least squares on trips and on whether warps share sub-partitions, one intercept per kind of step (scripts/copy-steps.py; residuals p10 -51, p90 +85 ns): "
 #define GEMM_EPI "measured: the direct epilogue of the generated GEMM kernels (st.global.b32, 16 bytes to each of 8 rows per warp instruction) in the traces of the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 11 descriptions with epilogue: direct, 2026-11-25, commit 07495a2): the traced CTA's span per output tile from its first warpgroup's epilogue to the end of its last, each kernel's median, against the bytes its warpgroups store (64 x N x 2 each, 8-56 KiB) and the CTAs storing at about the same time (the lesser of grid and tiles, 40-132): least squares of span = CTAs x (bytes - queue) / rate, residuals p10..p90 -521..+406 ns (scripts/gemm-epilogue.py; the test half keeps no traces: its check is its kernel times). 16 KiB per CTA: 690 ns with 132 CTAs storing, 204 ns with 40 (wgmma_0001_0049, _0056), a GPU-wide limit, not the SM's. Their warps wait on lg_throttle (Range Profiler, the same kernels): 23-27% of warp cycles at N 192-224 with short K (0001, 0010, 0029), 0 at N 32, 0 in every TMA-epilogue kernel: "
 #define GEMM_CLOCK "measured: the generated GEMM kernels' own SM clock (clock64 over globaltimer in their CTAs, the median over the timed launches, NAME.json sm_ghz) in the random wgmma corpus's fit half (traces/h200/corpus-wgmma, 30 kernels, 2026-11-25, commit 07495a2; scripts/gemm-clock.py), below clock_tensor_ghz (the pipe alone: here loads and stores run beside it; the Range Profiler's cycles over the timed ns read 1.819 over the fit half's 14 kernels of 100 us or more, a separate, profiled launch); the simulator runs math kind wgmma at it: "
 #define WGMMA_COPY "measured: tmahw calibrate --only clock,wgmma_load on the H200 (traces/h200/gemm/2026-11-25/gemm.params, 03:39 UTC, commit 446831e), wgmma_load: "
@@ -56,16 +56,27 @@ static const params_info table[] = {
      H100_CAL "mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
      H100_CAL "mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
-    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 18, "cycles",
+    {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 26, "cycles",
      COPY_STEPS "per trip of 32 cp.async (each lane: its chunk's 16-byte table entry, a select of the "
-     "tensor's tile base, the cp.async): 9.0 ns = 18 cycles"},
-    {"ldgsts_step_ns", P(ldgsts_step_ns), 467, "ns",
+     "tensor's tile base, the cp.async): 13.3 ns = 26 cycles (test half on its own: 9.2 ns)"},
+    {"ldgsts_step_ns", P(ldgsts_step_ns), 347, "ns",
      COPY_STEPS "the intercept of the mbarrier steps, a step's time besides its trips and tile addresses "
-     "(the cp.async.mbarrier.arrive of every lane, the counted .noinc arrive after a warp barrier, the events)"},
-    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 219, "ns",
-     COPY_STEPS "the intercept of the commit-group steps (cp.async.commit_group, no arrive; traces/h200/pipelines/"
-     "cpasync_wait_prior.tmt's second prologue steps, median 581 ns over 32 warps, less their 8 trips and one "
-     "tensor: 310)"},
+     "(the cp.async.mbarrier.arrive of every lane, the counted .noinc arrive after a warp barrier, the events; "
+     "test half on its own: 345)"},
+    {"ldgsts_group_step_ns", P(ldgsts_group_step_ns), 160, "ns",
+     COPY_STEPS "the intercept of the commit-group steps (cp.async.commit_group, no arrive; test half on its own: 139)"},
+    {"group_record_ns", P(group_record_ns), 86.4, "ns",
+     "measured: the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), "
+     "the 6 cp_async descriptions with commit groups at one CTA per SM whose traces show no blocked wait (a CTA's time is "
+     "the sum of its steps): the recorded launch's kernel time less the unrecorded one (NAME.json kernel_rec_ns, "
+     "kernel_ns) per step of a CTA, median 86.4 ns (p25 84.0, p75 102.8; test half 84.0, n 3; scripts/record-cost.py): "
+     "the clocks and records of the step and its consume (hw/run_kernel.cuh). ldgsts_group_step_ns comes from "
+     "recorded traces; the simulator predicts the unrecorded kernel and takes this off each commit-group copy step after the prologue"},
+    {"ldgsts_smsp_share_ns", P(ldgsts_smsp_share_ns), 149, "ns",
+     COPY_STEPS "added to the step of a CTA whose 5-8 copying warps share the 4 sub-partitions, two warps on some "
+     "(test half on its own: 150): all of a CTA's warps copy at the same time, and a warp's copy step, mostly a chain "
+     "of dependent integer instructions, waits for the issue slots of the other warp on its sub-partition (about 300 "
+     "instructions a step); without this term the fit's residuals are p10 -128, p90 +133 ns"},
     {"tile_address_ns", P(tile_address_ns), 211, "ns",
      COPY_STEPS "per tensor of the stage: the copy loop's tile base in global memory (hw/run_kernel.cuh "
      "tile_bases: the tile's coordinates by division from its id, then their strides), once per step of the "

@@ -41,6 +41,8 @@ typedef struct pipe_params {
     double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
     double ldgsts_step_ns;         /* warp time of an mbarrier copy step besides its cp.async trips */
     double ldgsts_group_step_ns;   /* the same for a commit-group copy step */
+    double group_record_ns;        /* what recording adds to a commit-group step (traces are of recorded launches) */
+    double ldgsts_smsp_share_ns;   /* a copy step's time added where the CTA's copying warps share sub-partitions */
     double tile_address_ns;        /* a copy loop's step: per tensor, the tile's global address */
     double smem_cycles_per_wavefront; /* shared-memory port cycles per wavefront */
     double lsu_issue_cycles;       /* warp cycles per shared-memory instruction issue */

@@ -49,11 +49,15 @@ static int64_t copy_loop_end(sim *s, const warp *w, double step_ns, uint32_t tri
     return issue_end(s, w, (int64_t)(own_ns * 1000), slots);
 }
 
-/* A warp's cp.async copy step (the commit-group step has no mbarrier arrives). */
+/* A warp's cp.async copy step (the commit-group step has no mbarrier arrives). All the
+ * CTA's warps copy at once: where they are more than the 4 sub-partitions, a warp's
+ * step also waits for the issue of the other warp on its sub-partition. */
 int64_t copy_step_end(sim *s, const warp *w)
 {
     const pipe_params *p = s->p;
     double step_ns = s->d->cpasync_groups ? p->ldgsts_group_step_ns : p->ldgsts_step_ns;
+    if (s->d->consumer_warps > 4)
+        step_ns += p->ldgsts_smsp_share_ns;
     double trip_ns = p->ldgsts_issue_cycles * s->ps_per_cycle / 1000.0;
     uint32_t trips = copy_trips(s->d, w->consumer_rank);
     return copy_loop_end(s, w, step_ns, trips, trips * trip_ns, p->ldgsts_slot_cycles);

@@ -45,11 +45,11 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        /* 8.1%: the median moved from 7.9% when the stores came before the releases and the
-         * cluster releases arrived a DSMEM hop late (the largest error 51.8 -> 47.4%, the
-         * verdicts 80.7 -> 84.2%) */
-        cr_expect_leq(med, g ? 8.2 : 9.2, "median |error| of the test half");
-        cr_expect_leq(max, g ? 47.5 : 36.7, "largest |error| of the test half");
+        /* the largest error is corpus_0001_0009 (cp_async, 32 KiB stages: the copy table
+         * misses L1, not modelled), 47.4 -> 50.9% when the commit-group steps lost the
+         * recording's cost; the median 8.1 -> 7.6% with it */
+        cr_expect_leq(med, g ? 7.7 : 6.5, "median |error| of the test half");
+        cr_expect_leq(max, g ? 51.0 : 36.7, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 84.2 : 82.3, "verdict agreement with the recorded evidence");
     }
     done(&r);
@@ -68,7 +68,7 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * ldmatrix) -50%. The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
          * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
          * (synchronization), the model 0.35 (latency) */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.1 : 8.3);
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.0 : 8.3);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.8 : 40.6);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.5 : 85.3);
     }
