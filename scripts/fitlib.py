@@ -14,6 +14,14 @@ def die(msg):
     sys.exit(2)
 
 
+def half_arg():
+    """The corpus half a script looks at: its first argument, fit by default."""
+    half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
+    if half not in ('fit', 'test', 'all'):
+        die(f'half: {half!r} (allowed fit, test, all)')
+    return half
+
+
 def split_of(name):
     """The corpus split of a description name (sim/corpus.c corpus_split): the low bit of
     the name's 64-bit FNV-1a hash, 1 = test."""

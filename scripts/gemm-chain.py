@@ -16,11 +16,9 @@ import math
 import os
 import sys
 
-from fitlib import descriptions, die, field, pct
+from fitlib import descriptions, die, field, half_arg, pct
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 # sim/params.c, the h200 set
 KERNEL_OVERHEAD_NS, COPY_CYCLES_PER_COL, STEP_NS, TMA_BYTES_PER_NS = 639, 0.5469, 209, 189

@@ -12,11 +12,9 @@ import json
 import os
 import sys
 
-from fitlib import descriptions, die, pct
+from fitlib import descriptions, die, half_arg, pct
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 try:
     launch_ns = float(sys.argv[2]) if len(sys.argv) > 2 else 639.0   # sim/params.c, h200 kernel_overhead_ns
 except ValueError:

@@ -16,11 +16,9 @@ import os
 import sys
 import tempfile
 
-from fitlib import descriptions, die, field, lstsq, pct, trace_events
+from fitlib import descriptions, die, field, half_arg, lstsq, pct, trace_events
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 tmasim = sys.argv[2] if len(sys.argv) > 2 else 'build/rel/tmasim'
 dirs = sys.argv[3:] or ['traces/h200/corpus-wgmma']
 

@@ -9,11 +9,9 @@ import json
 import os
 import sys
 
-from fitlib import descriptions, die, field, relative_fit
+from fitlib import descriptions, die, field, half_arg, relative_fit
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 cols = ['stage', 'consumer warp stage', 'consumer warp tile column', 'cta']
 X, Y = [], []

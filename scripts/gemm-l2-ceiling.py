@@ -11,11 +11,9 @@ import json
 import os
 import sys
 
-from fitlib import descriptions, die, pct
+from fitlib import descriptions, die, half_arg, pct
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus-wgmma']
 KEY = 'l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum'
 out = []

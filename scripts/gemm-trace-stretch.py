@@ -16,11 +16,9 @@ import os
 import sys
 import tempfile
 
-from fitlib import descriptions, die, field, pct, trace_events
+from fitlib import descriptions, die, field, half_arg, pct, trace_events
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 tmasim = sys.argv[2] if len(sys.argv) > 2 else 'build/rel/tmasim'
 tdir = sys.argv[3] if len(sys.argv) > 3 else 'traces/h200/corpus-wgmma'
 udir = sys.argv[4] if len(sys.argv) > 4 else os.path.join(tdir, 'rerun-2026-11-25')

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from fitlib import die, descriptions, field, relative_fit, split_of
+from fitlib import descriptions, die, field, half_arg, relative_fit, split_of
 
 
 def read_words(text):
@@ -22,9 +22,7 @@ def read_words(text):
     return field(text, r'bytes_per_lane:\s*(\d+)', int, 16) // 4
 
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus']
 cols = ['step', 'group_step', 'read', 'read_word', 'ffma', 'mma', 'cp_trip', 'stas_trip', 'tensor', 'warp']
 X, Y = [], []

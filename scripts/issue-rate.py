@@ -12,11 +12,9 @@ import json
 import os
 import sys
 
-from fitlib import die, descriptions, field, lstsq, pct, split_of
+from fitlib import descriptions, die, field, half_arg, lstsq, pct, split_of
 
-half = sys.argv[1] if len(sys.argv) > 1 else 'fit'
-if half not in ('fit', 'test', 'all'):
-    die(f'half: {half!r} (allowed fit, test, all)')
+half = half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus']
 X, only_int = [], []
 for name, d in descriptions(dirs):

@@ -297,18 +297,15 @@ void note_loads(sim *s, uint32_t sm)
         s->loads_dram_served[sm] = s->last_dram_served;
 }
 
-/* A consumer's .release.cluster arrive on a peer from SM sm at time t: the generated
- * kernel's remote arrive, and a share of the time until the SM's loads that miss L2 have
- * been served by DRAM (tmahw calibrate --only remote_load: the arrive waits for its own SM's
- * loads from DRAM, the more the more are in flight; an idle SM's arrive is not delayed by
- * the GPU's load). */
-int64_t release_fence_ps(const sim *s, uint32_t sm, int64_t t)
+/* What a consumer's .release.cluster arrive on a peer from SM sm at time t waits beyond
+ * remote_arrive_ns: a share of the time until the SM's loads that miss L2 have been served
+ * by DRAM (tmahw calibrate --only remote_load: the arrive waits for its own SM's loads from
+ * DRAM, the more the more are in flight; an idle SM's arrive is not delayed by the GPU's
+ * load). */
+int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t)
 {
-    const pipe_params *p = s->p;
-    double ns = p->remote_arrive_ns;
-    if (s->loads_dram_served[sm] > t)
-        ns += p->release_fence_dram_share * (double)(s->loads_dram_served[sm] - t) / 1000.0;
-    return (int64_t)(ns * 1000);
+    int64_t ahead = s->loads_dram_served[sm] - t;
+    return ahead > 0 ? (int64_t)(s->p->release_fence_dram_share * (double)ahead) : 0;
 }
 
 /* Tiles of tensor t the CTAs walk: whole boxes inside the tensor, dimension 0 fastest. */

@@ -21,23 +21,28 @@ static int next_action(const sim *s, const warp *w)
     return w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
 }
 
-/* The st.async consumer's release of iteration it (stage st): an arrive.release.cluster on
- * the peer's empty barrier, which reaches it dsmem_latency_ns later (the calibrated remote
- * hand-off) while the warp goes on after stas_release_ns. */
+/* A release of iteration it on a cluster peer's empty barrier, reaching it at `at`. */
+static void arrive_on_peer(sim *s, warp *w, uint32_t target, uint32_t it, uint32_t count, int64_t at)
+{
+    sim_ev ev = {.t = at, .type = EV_REMOTE_ARRIVE, .target = target,
+                 .bar = (uint16_t)empty_bar(s, it % s->d->stages), .bytes = count, .iter = it,
+                 .warp = (uint32_t)(w - s->w)};
+    heap_push(&s->h, ev);
+}
+
+/* The st.async consumer's release of iteration it: an arrive.release.cluster on the peer's
+ * empty barrier, which reaches it dsmem_latency_ns later (the calibrated remote hand-off)
+ * while the warp goes on after stas_release_ns. */
 static int64_t stas_release(sim *s, warp *w, uint32_t target, uint32_t it, uint32_t count)
 {
-    uint32_t st = it % s->d->stages;
-    int64_t at = s->now + (int64_t)(s->p->dsmem_latency_ns * 1000);
-    sim_ev ev = {.t = at, .type = EV_REMOTE_ARRIVE, .target = target, .bar = (uint16_t)empty_bar(s, st),
-                 .bytes = count, .iter = it, .warp = w->cta * (s->d->producer_warps + s->d->consumer_warps) + w->idx};
-    heap_push(&s->h, ev);
+    arrive_on_peer(s, w, target, it, count, s->now + (int64_t)(s->p->dsmem_latency_ns * 1000));
     return (int64_t)(s->p->stas_release_ns * 1000);
 }
 
 /* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
  * ps: a local arrive costs arrive_ns, an arrive on a multicast cluster peer's barrier
- * release_fence_ps (remote_arrive_ns, its .release.cluster ordering being the expensive
- * part, and the wait for its SM's loads from DRAM) and reaches the peer's barrier
+ * remote_arrive_ns (its .release.cluster ordering being the expensive part) and
+ * release_dram_wait_ps (the wait for its SM's loads from DRAM) and reaches the peer's barrier
  * dsmem_latency_ns after that wait (tmahw calibrate's cluster ping-pong: issue to the
  * peer's phase completing), not at once; the st.async consumer's arrive on its peer's
  * barrier: stas_release. The GEMM kernel's consumer warp arrives on every CTA of its
@@ -67,14 +72,10 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                 continue;
             }
             if (target != w->cta && !s->gemm) {
-                int64_t fence = release_fence_ps(s, s->cta[w->cta].sm, s->now + cost);
-                int64_t wait = fence - (int64_t)(s->p->remote_arrive_ns * 1000);
-                sim_ev rev = {.t = s->now + cost + (wait > 0 ? wait : 0) + (int64_t)(s->p->dsmem_latency_ns * 1000),
-                              .type = EV_REMOTE_ARRIVE, .target = target, .bar = (uint16_t)empty_bar(s, st),
-                              .bytes = count, .iter = it,
-                              .warp = w->cta * (d->producer_warps + d->consumer_warps) + w->idx};
-                heap_push(&s->h, rev);
-                cost += fence;
+                int64_t wait = release_dram_wait_ps(s, s->cta[w->cta].sm, s->now + cost);
+                arrive_on_peer(s, w, target, it, count,
+                               s->now + cost + wait + (int64_t)(s->p->dsmem_latency_ns * 1000));
+                cost += wait + (int64_t)(s->p->remote_arrive_ns * 1000);
             } else {
                 bar_op(s, target, empty_bar(s, st), &ev, w, it);
                 if (!s->gemm || k == 0)
