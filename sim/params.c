@@ -81,6 +81,15 @@ static const params_info table[] = {
      COPY_STEPS "per tensor of the stage: the copy loop's tile base in global memory (hw/run_kernel.cuh "
      "tile_bases: the tile's coordinates by division from its id, then their strides), once per step of the "
      "cp.async and the st.async loops"},
+    {"copy_table_room_bytes", P(copy_table_room_bytes), 18432, "bytes",
+     "measured: the copy-table probe on the H200 (traces/h200/probes/cptab, 2026-11-25 12:06 UTC: one CTA per SM, 4 "
+     "warps copying 4 stages of one f32 box of 4-48 KiB with cp.async, nothing else): the copy path's L2 reads over the "
+     "tile bytes are 1.00 up to 16 KiB stages, 1.22 / 1.50 / 1.65 / 1.65 at 24 / 32 / 40 / 48 KiB. The generated "
+     "kernel reads a table of 16 bytes per 16-byte chunk (hw/run_gen.c), so a share 1 - C / T of a table of T bytes "
+     "misses L1: least squares over the four tables that miss gives C = 17.0 KiB, but the fit half's corpus_0001_0022 "
+     "reads its 18 KiB table without misses (L2 reads 1.007x its tiles), so C is 18 KiB (scripts/copy-table.py). "
+     "Every generated CTA requests its whole share of the SM's shared memory, which leaves L1 the same 28 KiB "
+     "whatever the description"},
     {"smem_cycles_per_wavefront", P(smem_cycles_per_wavefront), 1.014, "cycles",
      H100_CAL "lds: 32 warps per SM issuing conflict-free ld.shared.v4 (4 wavefronts): 129.8 cycles per instruction per warp / 128 wavefronts; 16 warps of 32-way conflicting loads: 1.003"},
     {"lsu_issue_cycles", P(lsu_issue_cycles), 7.07, "cycles",

@@ -44,6 +44,7 @@ typedef struct pipe_params {
     double group_record_ns;        /* what recording adds to a commit-group step (traces are of recorded launches) */
     double ldgsts_smsp_share_ns;   /* a copy step's time added where the CTA's copying warps share sub-partitions */
     double tile_address_ns;        /* a copy loop's step: per tensor, the tile's global address */
+    double copy_table_room_bytes;  /* the L1 that the generated copy loop's chunk table keeps */
     double smem_cycles_per_wavefront; /* shared-memory port cycles per wavefront */
     double lsu_issue_cycles;       /* warp cycles per shared-memory instruction issue */
     double ffma_cycles;            /* cycles per warp FFMA instruction on one SM sub-partition */

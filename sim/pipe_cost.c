@@ -49,6 +49,23 @@ static int64_t copy_loop_end(sim *s, const warp *w, double step_ns, uint32_t tri
     return issue_end(s, w, (int64_t)(own_ns * 1000), slots);
 }
 
+/* The wait of a copy loop's `trips` on their chunk table where it misses L1. The generated
+ * loop (hw/run_kernel.cuh copy_share) reads each lane's 16-byte entry of a table as large as
+ * the stage (all CTAs of an SM read the same one) before its cp.async; nvcc unrolls the loop
+ * by 4 after the trips left over, and the probe's steps fit one L2 round trip per unrolled
+ * group whose 16 lines (4 for a lone trip) are not all in L1. A line is there with chance
+ * room / table once the table outgrows the room L1 keeps for it. */
+static double copy_table_wait_ns(const sim *s, uint32_t trips)
+{
+    const pipe_params *p = s->p;
+    double table = s->d->copy_bytes, room = p->copy_table_room_bytes;
+    if (table <= room || trips == 0)
+        return 0;
+    double keep = room / table;
+    double group = 1.0 - pow(keep, 16), lone = 1.0 - pow(keep, 4);
+    return p->l2_latency_ns * ((trips / 4) * group + (trips % 4) * lone);
+}
+
 /* A warp's cp.async copy step (the commit-group step has no mbarrier arrives). All the
  * CTA's warps copy at once: where they are more than the 4 sub-partitions, a warp's
  * step also waits for the issue of the other warp on its sub-partition. */
@@ -60,6 +77,7 @@ int64_t copy_step_end(sim *s, const warp *w)
         step_ns += p->ldgsts_smsp_share_ns;
     double trip_ns = p->ldgsts_issue_cycles * s->ps_per_cycle / 1000.0;
     uint32_t trips = copy_trips(s->d, w->consumer_rank);
+    step_ns += copy_table_wait_ns(s, trips);
     return copy_loop_end(s, w, step_ns, trips, trips * trip_ns, p->ldgsts_slot_cycles);
 }
 
