@@ -411,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 s = j % STAGES, k = j / STAGES;
         /* producer side (aux 1): the release of the stage's previous use; the
          * producer.waits_on: full bug waits for its own previous copy instead */
-        u32 t_free;
+        u32 t_free;   /* where the wait ended: the stage's expect_tx or copies follow at once */
         if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1, t_free))
             return -1;
         (void)t_free;
@@ -419,8 +419,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
         {
-            /* the expect_tx; the first and the last copy issue */
-            const u32 t = NOW();
+            /* the expect_tx (at the wait's end: no clock read between the wait and the
+             * copies' coordinates); the first and the last copy issue */
+            const u32 t = t_free;
             u32 t_first = 0, t_last = 0;
             if (lane == 0)
                 bar_expect_tx(full, EXPECT_TX);
@@ -458,7 +459,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #elif MODE == 2
         /* cp.async: this warp's share of the stage, 16 bytes per lane and instruction */
         {
-            u32 ti = NOW();
+            u32 ti = t_free;   /* the wait's end: no clock read before the copies' addresses */
             copy_share(j);
             /* lanes 1..31: net-zero arrivals that hold the phase until their copies land;
              * lane 0: the warp's one counted arrival (.noinc), after its own copies. */
@@ -565,7 +566,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         (void)folded;
     };
 
-    auto consume = [&](u32 i) -> int {
+    /* t_start: where the read starts with commit groups (no wait of its own) */
+    auto consume = [&](u32 i, u32 t_start) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
         /* clocks of the read and the math: their events are written after the release. The
@@ -575,8 +577,9 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, t_rd))
             return -1;
 #else
-        t_rd = NOW();
+        t_rd = t_start;
 #endif
+        (void)t_start;
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
         {
@@ -706,7 +709,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             stop = produce(j);
     } else {
         for (u32 i = 0; i < ITERS && !stop; i++)
-            stop = consume(i);
+            stop = consume(i, 0u);
         if (!stop)
             release_upto(ITERS, true, false);
     }
@@ -733,17 +736,30 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 j = i + STAGES - 1;
         if (j < ITERS)
             copy_share(j);
+        /* the read of stage i starts at the commit: the clock in the commit's statement, not
+         * one of its own before the first load (ptxas moves no instruction across a clock
+         * read: the read's weights would stay ahead of its loads, hw/README.md) */
+        u32 t_rd = 0;
+#if TMAHW_RECORD == 1 || TMAHW_RECORD == 2
+        {
+            u64 t64;
+            asm volatile("cp.async.commit_group;\n\tmov.u64 %0, %%clock64;" : "=l"(t64)::"memory");
+            t_rd = (u32)t64;
+        }
+#else
         asm volatile("cp.async.commit_group;" ::: "memory");
-        /* the step's events after the next copies are under way, one record whatever
-         * blocked (no branch): the wait_group [t0, t1) and the bar.sync [t1, t2), each
-         * flagged where it took longer than WAIT_BLOCKED_CYCLES, and the issue of
-         * iteration j at t2 (the host knows whether j exists; run_ref.h) */
+#endif
+        consume(i, t_rd);
+        /* the step's events after the stage's read and math (no store between the commit
+         * and the read), one record whatever blocked (no branch): the wait_group [t0, t1)
+         * and the bar.sync [t1, t2), each flagged where it took longer than
+         * WAIT_BLOCKED_CYCLES, and the issue of iteration j at t2 (the host knows whether j
+         * exists; run_ref.h) */
 #if TMAHW_RECORD
         tmascope_put_clocks(tmascope_w_, tmascope_h_, t0, t1, t2, i,
                             K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
                                             (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
 #endif
-        consume(i);
         (void)t0;
         (void)t1;
         (void)t2;
@@ -756,7 +772,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             while (copier && pj < ITERS && pj < i + STAGES && !stop)
                 stop = produce(pj++);
             if (!stop)
-                stop = consume(i);
+                stop = consume(i, 0u);
         }
         if (!stop)
             release_upto(ITERS, true, false);
