@@ -176,19 +176,30 @@ __device__ __forceinline__ unsigned tmascope_clock(void)
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return (unsigned)t;
 }
-/* __all_sync(~0u, ok) and the clock read right after the vote, in one statement. The warp
- * issues in order and the vote needs `ok` (a wait's probe result), so the clock is read
- * once the probe has answered, as a clock read after the wait would be; but it comes before
- * the branch on the vote, so no clock read stands between that branch and what the wait
- * unblocks (ptxas moves no instruction across a clock read: one at the top of a read kept
- * its address and weight arithmetic ahead of its first load, hw/README.md). */
-__device__ __forceinline__ unsigned tmascope_all_clock(unsigned ok, unsigned &t)
+/* The clock in the warp's writer lane (0 elsewhere): a record's clock matters in that lane
+ * only, and a read predicated per lane is a CS2R (fixed latency) where ptxas compiles an
+ * unpredicated one in warp-uniform code as an S2UR whose move into a register waits for it
+ * (hw/README.md). */
+__device__ __forceinline__ unsigned tmascope_clock_w(unsigned writer)
+{
+    unsigned long long c = 0;
+    asm volatile("{\n\t.reg .pred w;\n\tsetp.ne.u32 w, %1, 0;\n\t@w mov.u64 %0, %%clock64;\n\t}" : "+l"(c) : "r"(writer));
+    return (unsigned)c;
+}
+/* __all_sync(~0u, ok) and the clock read right after the vote (in the writer lane), in one
+ * statement. The warp issues in order and the vote needs `ok` (a wait's probe result), so
+ * the clock is read once the probe has answered, as a clock read after the wait would be;
+ * but it comes before the branch on the vote, so no clock read stands between that branch
+ * and what the wait unblocks (ptxas moves no instruction across a clock read: one at the
+ * top of a read kept its address and weight arithmetic ahead of its first load,
+ * hw/README.md). */
+__device__ __forceinline__ unsigned tmascope_all_clock(unsigned ok, unsigned &t, unsigned writer)
 {
     unsigned all;
-    unsigned long long c;
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %2, 0;\n\tvote.sync.all.pred p, p, 0xffffffff;\n\t"
-                 "selp.u32 %0, 1, 0, p;\n\tmov.u64 %1, %%clock64;\n\t}"
-                 : "=r"(all), "=l"(c) : "r"(ok) : "memory");
+    unsigned long long c = 0;
+    asm volatile("{\n\t.reg .pred p, w;\n\tsetp.ne.u32 p, %2, 0;\n\tvote.sync.all.pred p, p, 0xffffffff;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\tsetp.ne.u32 w, %3, 0;\n\t@w mov.u64 %1, %%clock64;\n\t}"
+                 : "=r"(all), "+l"(c) : "r"(ok), "r"(writer) : "memory");
     t = (unsigned)c;
     return all;
 }
@@ -218,12 +229,15 @@ __device__ __forceinline__ unsigned tmascope_cta(void)
 
 #if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
 #define TMASCOPE_NOW() 0u
+#define TMASCOPE_NOW_W() 0u
 #define TMASCOPE_ALL_AT(ok, name) ((name) = 0u, __all_sync(0xffffffffu, (ok)))
 #else
 #define TMASCOPE_NOW() tmascope_clock()
+/* the clock in the writer lane (tmascope_clock_w): after TMASCOPE_BEGIN */
+#define TMASCOPE_NOW_W() tmascope_clock_w(tmascope_w_.writer)
 /* TMASCOPE_ALL_AT(ok, name): __all_sync(~0u, ok), and name = the clock once ok is known
- * (tmascope_all_clock) */
-#define TMASCOPE_ALL_AT(ok, name) tmascope_all_clock((ok), (name))
+ * (tmascope_all_clock; after TMASCOPE_BEGIN) */
+#define TMASCOPE_ALL_AT(ok, name) tmascope_all_clock((ok), (name), tmascope_w_.writer)
 #endif
 
 /* The stamp warp's lane 0 (TMASCOPE_STAMP_WARP): %globaltimer and %clock64, read back to
@@ -524,7 +538,7 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_MARK_LATER(name) unsigned name = 0u
 #define TMASCOPE_WAIT_CLOSE_MARK(name)                                                                         \
     do {                                                                                                        \
-        name = TMASCOPE_NOW();                                                                                  \
+        name = TMASCOPE_NOW_W();                                                                                \
         TMASCOPE_WAIT_CLOSE_AT(name);                                                                           \
     } while (0)
 /* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
@@ -553,6 +567,7 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #else /* TMASCOPE_RECORD == 0: nothing */
 
 #define TMASCOPE_NOW() 0u
+#define TMASCOPE_NOW_W() 0u
 #define TMASCOPE_BEGIN() do { } while (0)
 #define TMASCOPE_BEGIN_AT(rings, hdr) do { } while (0)
 #define TMASCOPE_END() do { } while (0)

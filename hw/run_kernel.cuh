@@ -354,7 +354,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 break;
             }
         }
-        const u32 t_end = NOW();
+        const u32 t_end = TMASCOPE_NOW_W();
         t_done = t_end;
         TMASCOPE_WAIT_CLOSE_AT(t_end);
         if (!failed)
@@ -411,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 s = j % STAGES, k = j / STAGES;
         /* producer side (aux 1): the release of the stage's previous use; the
          * producer.waits_on: full bug waits for its own previous copy instead */
-        u32 t_free;   /* where the wait ended: the stage's expect_tx or copies follow at once */
+        u32 t_free;
         if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1, t_free))
             return -1;
         (void)t_free;
@@ -419,9 +419,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
         {
-            /* the expect_tx (at the wait's end: no clock read between the wait and the
-             * copies' coordinates); the first and the last copy issue */
-            const u32 t = t_free;
+            /* the expect_tx; the first and the last copy issue */
+            const u32 t = NOW();
             u32 t_first = 0, t_last = 0;
             if (lane == 0)
                 bar_expect_tx(full, EXPECT_TX);
@@ -459,7 +458,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
 #elif MODE == 2
         /* cp.async: this warp's share of the stage, 16 bytes per lane and instruction */
         {
-            u32 ti = t_free;   /* the wait's end: no clock read before the copies' addresses */
+            u32 ti = NOW();
             copy_share(j);
             /* lanes 1..31: net-zero arrivals that hold the phase until their copies land;
              * lane 0: the warp's one counted arrival (.noinc), after its own copies. */
