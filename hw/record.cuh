@@ -177,9 +177,10 @@ __device__ __forceinline__ unsigned tmascope_clock(void)
     return (unsigned)t;
 }
 /* The clock in the warp's writer lane (0 elsewhere): a record's clock matters in that lane
- * only, and a read predicated per lane is a CS2R (fixed latency) where ptxas compiles an
- * unpredicated one in warp-uniform code as an S2UR whose move into a register waits for it
- * (hw/README.md). */
+ * only, and ptxas compiles a read predicated per lane as a CS2R (fixed latency) and a select
+ * on the lane, where it compiles an unpredicated one in warp-uniform code (after a vote, or
+ * where two paths join) as an S2UR whose move into a register waits for it (hw/README.md,
+ * item 22). */
 __device__ __forceinline__ unsigned tmascope_clock_w(unsigned writer)
 {
     unsigned long long c = 0;
