@@ -63,14 +63,16 @@ __device__ __forceinline__ bool mbar_try(unsigned bar, unsigned parity)
 /* Waits for the phase of `parity` to complete (the whole warp). A wait whose first test
  * fails is a stall: its record (since t0, the clock read before the test; the remaining
  * arguments: stage, iteration, barrier, flags[, aux]) is written before the warp waits,
- * its end when it ends. */
-#define MBAR_WAIT(bar, parity, t0, ...)                                                                        \
+ * its end when it ends. t1 (TMASCOPE_MARK_LATER): where the wait ended, the clock read with
+ * the vote on the first test or at the stall's end, so that no clock read stands between
+ * the wait and what it unblocks. */
+#define MBAR_WAIT(bar, parity, t0, t1, ...)                                                                    \
     do {                                                                                                        \
-        if (!__all_sync(0xffffffffu, mbar_test(bar, parity))) {                                                 \
+        if (!TMASCOPE_ALL_AT(mbar_test(bar, parity), t1)) {                                                     \
             TMASCOPE_WAIT_OPEN(t0, __VA_ARGS__);                                                                \
             while (!__all_sync(0xffffffffu, mbar_try(bar, parity)))                                             \
                 ;                                                                                               \
-            TMASCOPE_WAIT_CLOSE();                                                                              \
+            TMASCOPE_WAIT_CLOSE_MARK(t1);                                                                       \
         }                                                                                                       \
     } while (0)
 
@@ -97,8 +99,8 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             const unsigned s = i % kStages, phase = i / kStages;
             const unsigned full = full0 + 8 * s, empty = empty0 + 8 * s;
             TMASCOPE_MARK(t0);
-            MBAR_WAIT(empty, (phase & 1) ^ 1, t0, s, i, kStages + s, 0u, 1u);   /* the first lap does not block */
-            TMASCOPE_MARK(t1);
+            TMASCOPE_MARK_LATER(t1);
+            MBAR_WAIT(empty, (phase & 1) ^ 1, t0, t1, s, i, kStages + s, 0u, 1u);   /* the first lap does not block */
             if (lane == 0) {
                 asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(full), "r"(kStageBytes)
                              : "memory");
@@ -122,8 +124,8 @@ __global__ void __launch_bounds__(32 * (1 + kConsumers), 1) rowsum(const __grid_
             const unsigned s = i % kStages, phase = i / kStages;
             const unsigned full = full0 + 8 * s, empty = empty0 + 8 * s;
             TMASCOPE_MARK(t0);
-            MBAR_WAIT(full, phase & 1, t0, s, i, s, TMASCOPE_F_FULL);
-            TMASCOPE_MARK(t1);
+            TMASCOPE_MARK_LATER(t1);
+            MBAR_WAIT(full, phase & 1, t0, t1, s, i, s, TMASCOPE_F_FULL);
             /* lane l reads 16 bytes (8 columns) of row 4q + l/8: chunk l%8 of the row,
              * where the 128-byte swizzle put it */
             uint4 v[kLoads];

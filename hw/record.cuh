@@ -18,12 +18,12 @@
  *         TMASCOPE_BEGIN();                               // every thread, first
  *         ...
  *         TMASCOPE_MARK(t0);                              // a wait that may block
- *         if (!__all_sync(~0u, test_wait(...))) {         // its first test failed: a stall
+ *         TMASCOPE_MARK_LATER(rd);                        // where it ends: the read's start
+ *         if (!TMASCOPE_ALL_AT(test_wait(...), rd)) {     // its first test failed: a stall
  *             TMASCOPE_WAIT_OPEN(t0, stage, it, full_barrier_index, TMASCOPE_F_FULL);
  *             ... try_wait loop ...
- *             TMASCOPE_WAIT_CLOSE();                      // the stall's end
+ *             TMASCOPE_WAIT_CLOSE_MARK(rd);               // the stall's end, into rd
  *         }
- *         TMASCOPE_SPAN_BEGIN(rd);
  *         ... ld.shared ...
  *         TMASCOPE_SPAN_END(rd, TMASCOPE_READ, stage, it, full_barrier_index);
  *         TMASCOPE_EVENT(TMASCOPE_RELEASE, stage, it, empty_barrier_index);
@@ -176,6 +176,34 @@ __device__ __forceinline__ unsigned tmascope_clock(void)
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
     return (unsigned)t;
 }
+/* The clock in the warp's writer lane (0 elsewhere): a record's clock matters in that lane
+ * only, and ptxas compiles a read predicated per lane as a CS2R (fixed latency) and a select
+ * on the lane, where it compiles an unpredicated one in warp-uniform code (after a vote, or
+ * where two paths join) as an S2UR whose move into a register waits for it (hw/README.md,
+ * item 22). */
+__device__ __forceinline__ unsigned tmascope_clock_w(unsigned writer)
+{
+    unsigned long long c = 0;
+    asm volatile("{\n\t.reg .pred w;\n\tsetp.ne.u32 w, %1, 0;\n\t@w mov.u64 %0, %%clock64;\n\t}" : "+l"(c) : "r"(writer));
+    return (unsigned)c;
+}
+/* __all_sync(~0u, ok) and the clock read right after the vote (in the writer lane), in one
+ * statement. The warp issues in order and the vote needs `ok` (a wait's probe result), so
+ * the clock is read once the probe has answered, as a clock read after the wait would be;
+ * but it comes before the branch on the vote, so no clock read stands between that branch
+ * and what the wait unblocks (ptxas moves no instruction across a clock read: one at the
+ * top of a read kept its address and weight arithmetic ahead of its first load,
+ * hw/README.md). */
+__device__ __forceinline__ unsigned tmascope_all_clock(unsigned ok, unsigned &t, unsigned writer)
+{
+    unsigned all;
+    unsigned long long c = 0;
+    asm volatile("{\n\t.reg .pred p, w;\n\tsetp.ne.u32 p, %2, 0;\n\tvote.sync.all.pred p, p, 0xffffffff;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\tsetp.ne.u32 w, %3, 0;\n\t@w mov.u64 %1, %%clock64;\n\t}"
+                 : "=r"(all), "+l"(c) : "r"(ok), "r"(writer) : "memory");
+    t = (unsigned)c;
+    return all;
+}
 __device__ __forceinline__ unsigned long long tmascope_gtimer(void)
 {
     unsigned long long t;
@@ -202,8 +230,15 @@ __device__ __forceinline__ unsigned tmascope_cta(void)
 
 #if TMASCOPE_RECORD == 3 || TMASCOPE_RECORD == 4
 #define TMASCOPE_NOW() 0u
+#define TMASCOPE_NOW_W() 0u
+#define TMASCOPE_ALL_AT(ok, name) ((name) = 0u, __all_sync(0xffffffffu, (ok)))
 #else
 #define TMASCOPE_NOW() tmascope_clock()
+/* the clock in the writer lane (tmascope_clock_w): after TMASCOPE_BEGIN */
+#define TMASCOPE_NOW_W() tmascope_clock_w(tmascope_w_.writer)
+/* TMASCOPE_ALL_AT(ok, name): __all_sync(~0u, ok), and name = the clock once ok is known
+ * (tmascope_all_clock; after TMASCOPE_BEGIN) */
+#define TMASCOPE_ALL_AT(ok, name) tmascope_all_clock((ok), (name), tmascope_w_.writer)
 #endif
 
 /* The stamp warp's lane 0 (TMASCOPE_STAMP_WARP): %globaltimer and %clock64, read back to
@@ -497,6 +532,16 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_OPEN(t0, ...) TMASCOPE_WAIT_OPEN_(t0, __VA_ARGS__, 0u, 0u, 0u)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) tmascope_wait_close(tmascope_w_, tmascope_h_, (t1))
 #define TMASCOPE_WAIT_CLOSE() TMASCOPE_WAIT_CLOSE_AT(TMASCOPE_NOW())
+/* TMASCOPE_MARK_LATER(name): a clock value set later: by TMASCOPE_ALL_AT(ok, name), the
+ * vote on a wait's first probe (where the wait ended if it did not block), and by
+ * TMASCOPE_WAIT_CLOSE_MARK(name), which closes a stall and sets it to the stall's end. So
+ * what follows the wait starts at a clock read before the wait's branch, none after it */
+#define TMASCOPE_MARK_LATER(name) unsigned name = 0u
+#define TMASCOPE_WAIT_CLOSE_MARK(name)                                                                         \
+    do {                                                                                                        \
+        name = TMASCOPE_NOW_W();                                                                                \
+        TMASCOPE_WAIT_CLOSE_AT(name);                                                                           \
+    } while (0)
 /* TMASCOPE_WAIT_AT(t0, t1, blocked, stage, iter, barrier, flags[, aux]): the wait [t0, t1)
  * when it blocked (aux 1: a producer's wait for the stage's previous phase) */
 #define TMASCOPE_WAIT_AT_(t0, t1, stage, iter, barrier, flags, aux, ...)                                       \
@@ -523,6 +568,7 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #else /* TMASCOPE_RECORD == 0: nothing */
 
 #define TMASCOPE_NOW() 0u
+#define TMASCOPE_NOW_W() 0u
 #define TMASCOPE_BEGIN() do { } while (0)
 #define TMASCOPE_BEGIN_AT(rings, hdr) do { } while (0)
 #define TMASCOPE_END() do { } while (0)
@@ -543,6 +589,9 @@ __device__ __forceinline__ void tmascope_end(tmascope_warp &w, unsigned hdr)
 #define TMASCOPE_WAIT_OPEN(t0, ...) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE_AT(t1) do { } while (0)
 #define TMASCOPE_WAIT_CLOSE() do { } while (0)
+#define TMASCOPE_ALL_AT(ok, name) __all_sync(0xffffffffu, (ok))
+#define TMASCOPE_MARK_LATER(name) do { } while (0)
+#define TMASCOPE_WAIT_CLOSE_MARK(name) do { } while (0)
 #define TMASCOPE_WAIT_BEGIN(name) do { } while (0)
 #define TMASCOPE_WAIT_END(name, blocked, stage, iter, barrier, flags) do { } while (0)
 

@@ -313,10 +313,16 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
      * whose first probe fails is a stall (as in the simulator): its record is written
      * before the warp polls, its end clock when the wait ends; a failed wait's record is
      * written again with its flags. The path of a wait that did not block has nothing of
-     * the recording but the clock read before the probe. */
-    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side) -> int {
+     * the recording but the clock reads before the probe and with its vote. t_done: the
+     * clock where the wait ended, read with the vote on the probe (after its result, before
+     * the branch on it: TMASCOPE_ALL_AT) or at the stall's end, so that no clock read (which
+     * ptxas schedules nothing across) stands between the wait and what follows it: the
+     * unrecorded kernel's loads and their weights interleave after the branch, and a clock
+     * read there keeps the weights ahead of the first load (hw/README.md). */
+    auto wait = [&](u32 b, u32 parity, u32 stage, u32 iter, u32 phase, u32 full, u32 side, u32 &t_done) -> int {
         const u32 t0 = NOW();
-        if (__all_sync(0xffffffffu, bar_test(bar0 + 8 * b, parity)))
+        t_done = 0;
+        if (TMASCOPE_ALL_AT(bar_test(bar0 + 8 * b, parity), t_done))
             return 0;
         const u32 wflags = full ? EVF_FULL : 0u;
         TMASCOPE_WAIT_OPEN(t0, 0u, iter, 0u, wflags, side);
@@ -348,7 +354,8 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
                 break;
             }
         }
-        const u32 t_end = NOW();
+        const u32 t_end = TMASCOPE_NOW_W();
+        t_done = t_end;
         TMASCOPE_WAIT_CLOSE_AT(t_end);
         if (!failed)
             return 0;
@@ -404,8 +411,10 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 s = j % STAGES, k = j / STAGES;
         /* producer side (aux 1): the release of the stage's previous use; the
          * producer.waits_on: full bug waits for its own previous copy instead */
-        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1))
+        u32 t_free;
+        if (wait(PRODUCER_WAITS_FULL ? FULL(s) : EMPTY(s), (k + 1) & 1, s, j, k ? k - 1 : 0, PRODUCER_WAITS_FULL, 1, t_free))
             return -1;
+        (void)t_free;
         const u32 stage_addr = base + s * STAGE_BYTES;
         const u32 full = bar0 + 8 * FULL(s);
 #if MODE == 0 || MODE == 1
@@ -556,20 +565,23 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         (void)folded;
     };
 
-    auto consume = [&](u32 i) -> int {
+    /* t_start: where the read starts with commit groups (no wait of its own) */
+    auto consume = [&](u32 i, u32 t_start) -> int {
         const u32 s = i % STAGES, k = i / STAGES;
         (void)k;
+        /* clocks of the read and the math: their events are written after the release. The
+         * read starts where the stage's wait ended (its clock, read before the wait's branch) */
+        u32 t_rd, te_rd, te_m = 0;
 #if !CP_GROUPS
-        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0))
+        if (wait(FULL(s), (k + PARITY_OFF) & 1, s, i, k, 1, 0, t_rd))
             return -1;
+#else
+        t_rd = t_start;
 #endif
+        (void)t_start;
         const u32 rank = warp - NPROD;
         const u32 tbase = base + s * STAGE_BYTES + T_SMEM[RD_TENSOR];
-        /* clocks of the read and the math: their events are written after the release */
-        u32 t_rd, te_rd, te_m = 0;
         {
-            u32 t = NOW();
-            t_rd = t;
             for (u32 r = 0; r < RD_REPEAT; r++) {
                 RD_LIST(RD_ONE)
 #if RD_REPEAT > 1
@@ -696,7 +708,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             stop = produce(j);
     } else {
         for (u32 i = 0; i < ITERS && !stop; i++)
-            stop = consume(i);
+            stop = consume(i, 0u);
         if (!stop)
             release_upto(ITERS, true, false);
     }
@@ -723,17 +735,30 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
         const u32 j = i + STAGES - 1;
         if (j < ITERS)
             copy_share(j);
+        /* the read of stage i starts at the commit: the clock in the commit's statement, not
+         * one of its own before the first load (ptxas moves no instruction across a clock
+         * read: the read's weights would stay ahead of its loads, hw/README.md) */
+        u32 t_rd = 0;
+#if TMAHW_RECORD == 1 || TMAHW_RECORD == 2
+        {
+            u64 t64;
+            asm volatile("cp.async.commit_group;\n\tmov.u64 %0, %%clock64;" : "=l"(t64)::"memory");
+            t_rd = (u32)t64;
+        }
+#else
         asm volatile("cp.async.commit_group;" ::: "memory");
-        /* the step's events after the next copies are under way, one record whatever
-         * blocked (no branch): the wait_group [t0, t1) and the bar.sync [t1, t2), each
-         * flagged where it took longer than WAIT_BLOCKED_CYCLES, and the issue of
-         * iteration j at t2 (the host knows whether j exists; run_ref.h) */
+#endif
+        consume(i, t_rd);
+        /* the step's events after the stage's read and math (no store between the commit
+         * and the read), one record whatever blocked (no branch): the wait_group [t0, t1)
+         * and the bar.sync [t1, t2), each flagged where it took longer than
+         * WAIT_BLOCKED_CYCLES, and the issue of iteration j at t2 (the host knows whether j
+         * exists; run_ref.h) */
 #if TMAHW_RECORD
         tmascope_put_clocks(tmascope_w_, tmascope_h_, t0, t1, t2, i,
                             K_GROUP_STEP | ((t1 - t0 > WAIT_BLOCKED_CYCLES ? EVF_BLOCKED : 0u) |
                                             (t2 - t1 > WAIT_BLOCKED_CYCLES ? EVF_BAR_BLOCKED : 0u)) << 4);
 #endif
-        consume(i);
         (void)t0;
         (void)t1;
         (void)t2;
@@ -746,7 +771,7 @@ extern "C" __global__ void __launch_bounds__(NWARPS * 32, CTAS_PER_SM)
             while (copier && pj < ITERS && pj < i + STAGES && !stop)
                 stop = produce(pj++);
             if (!stop)
-                stop = consume(i);
+                stop = consume(i, 0u);
         }
         if (!stop)
             release_upto(ITERS, true, false);
