@@ -153,6 +153,18 @@ static const params_info table[] = {
      "cluster2_multicast example: 238)"},
     {"remote_arrive_ns", P(remote_arrive_ns), 348, "ns",
      H100_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each (the producer's remote arrive in traces/h100/pipelines/stasync_cluster.tmt: median 349)"},
+    {"remote_arrive_next_w1_ns", P(remote_arrive_next_ns[0]), 348, "ns",
+     H100_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier one after "
+     "another, warp time each (348.7 ns); the H100 has no run of the remote benchmark (arrives on every other rank by warps "
+     "per SM): the same at every count"},
+    {"remote_arrive_next_w2_ns", P(remote_arrive_next_ns[1]), 348, "ns",
+     "the H100: as remote_arrive_next_w1_ns"},
+    {"remote_arrive_next_w4_ns", P(remote_arrive_next_ns[2]), 348, "ns",
+     "the H100: as remote_arrive_next_w1_ns"},
+    {"remote_arrive_next_w8_ns", P(remote_arrive_next_ns[3]), 348, "ns",
+     "the H100: as remote_arrive_next_w1_ns"},
+    {"remote_arrive_next_w16_ns", P(remote_arrive_next_ns[4]), 348, "ns",
+     "the H100: as remote_arrive_next_w1_ns"},
     {"release_fence_dram_share", P(release_fence_dram_share), 0.59, "",
      REMOTE_LOAD_CAL "an arrive alone 137 ns; while 1, 2, 4, 8, 12 loads of 16 KiB stream from L2 (8 MiB footprint) into "
      "the arriving SM 377, 475, 477, 477, 481 ns; from DRAM (512 MiB) with 2, 4, 8, 12 in flight 923, 1706, 2557, "
@@ -447,6 +459,22 @@ static const params_override overrides[] = {
      "start of its copy loop, median 318 ns over 512 stages (the H100's trace: 349); tmahw calibrate's lone remote "
      "arrive on the H200 takes 159 ns (traces/h200/calibration), without the st.async stores the generated "
      "producer's .release.cluster orders"},
+    {"h200", "remote_arrive_next_w1_ns", 188,
+     "measured: tmahw calibrate --only remote on the H200 (traces/h200/calibration/remote.params, 2026-11-25 02:52 UTC): "
+     "clusters of 2, 4 and 8 CTAs, one CTA per SM, lane 0 of 1-16 warps per CTA: 32 rounds of "
+     "mbarrier.arrive.release.cluster on every other rank's barrier, warp time per arrive; the mean of the clusters of 4 "
+     "and 8 (the clusters of 2 arrive on one peer only): 1, 2, 4 warps 188 ns (192 / 184), 8 warps 234 (232 / 236), "
+     "16 warps 382 (389 / 374). The fit half's multicast consumers of clusters of 4 at 3-5 warps per SM "
+     "(corpus_0001_0060, 0088, 0198; scripts/release-steps.py) take 95-354 ns (medians) after a second or third remote arrive, "
+     "124-160 after the first (remote_arrive_ns: 318, from the st.async producer)"},
+    {"h200", "remote_arrive_next_w2_ns", 188,
+     "measured: as remote_arrive_next_w1_ns, 2 warps per SM"},
+    {"h200", "remote_arrive_next_w4_ns", 188,
+     "measured: as remote_arrive_next_w1_ns, 4 warps per SM"},
+    {"h200", "remote_arrive_next_w8_ns", 234,
+     "measured: as remote_arrive_next_w1_ns, 8 warps per SM"},
+    {"h200", "remote_arrive_next_w16_ns", 382,
+     "measured: as remote_arrive_next_w1_ns, 16 warps per SM"},
     {"h200", "l2_resident_32mib", 1.000, L2_RESIDENT "the H200's share at 32 MiB"},
     {"h200", "l2_resident_40mib", 0.572, L2_RESIDENT "the H200's share at 40 MiB"},
     {"h200", "l2_resident_48mib", 0.490, L2_RESIDENT "the H200's share at 48 MiB"},

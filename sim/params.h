@@ -25,6 +25,7 @@ extern "C" {
 #define PARAMS_STAS_LINES 4
 /* stas_ctas_ns[src][k]: 4-line trips with 2 << k producer warps per SM; stas_alone_ns[k]: 1 << k */
 #define PARAMS_STAS_CTAS 4
+#define PARAMS_REMOTE_WARPS 5
 
 typedef struct pipe_params {
     double sm_count;               /* SMs */
@@ -81,6 +82,9 @@ typedef struct pipe_params {
     double mcast_expect_tx_ns;     /* expect_tx_ns of a producer whose copies are .multicast::cluster */
     double mcast_tma_issue_ns;     /* tma_issue_ns of the same */
     double remote_arrive_ns;       /* warp time of an arrive(.expect_tx).release.cluster on a peer's barrier */
+    /* the same for each further peer of a release that arrives on several, by the warps of
+     * an SM that release on peers: 1, 2, 4, 8, 16 (PARAMS_REMOTE_WARPS points) */
+    double remote_arrive_next_ns[PARAMS_REMOTE_WARPS];
     /* the share of its SM's loads' wait for DRAM that a consumer's release on a cluster peer
      * (.release.cluster) waits besides remote_arrive_ns */
     double release_fence_dram_share;

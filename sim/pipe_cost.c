@@ -326,6 +326,15 @@ int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t)
     return ahead > 0 ? (int64_t)(s->p->release_fence_dram_share * (double)ahead) : 0;
 }
 
+/* A release's arrive on a second or later multicast peer: tmahw calibrate's arrives on
+ * every rank take the longer the more warps of the SM arrive at once; here the consumer
+ * warps of the CTAs an SM holds. */
+double remote_arrive_next_ns(const sim *s)
+{
+    double warps = (double)s->d->consumer_warps * (s->d->ctas_per_sm ? s->d->ctas_per_sm : 1);
+    return log2_series(s->p->remote_arrive_next_ns, PARAMS_REMOTE_WARPS, warps);
+}
+
 /* Tiles of tensor t the CTAs walk: whole boxes inside the tensor, dimension 0 fastest. */
 static double tiles_of(const desc_tensor *ten)
 {

@@ -270,6 +270,7 @@ void stas_loop_done(sim *s, const warp *w);
 /* a load landing in SM sm: mem_transfer's last transfer's DRAM share is waited on there */
 void note_loads(sim *s, uint32_t sm);
 int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t);
+double remote_arrive_next_ns(const sim *s);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, const warp *w);

@@ -40,8 +40,9 @@ static int64_t stas_release(sim *s, warp *w, uint32_t target, uint32_t it, uint3
 }
 
 /* Releases iterations up to upto_excl (exclusive); returns the warp time of the arrives in
- * ps: a local arrive costs arrive_ns, an arrive on a multicast cluster peer's barrier
- * remote_arrive_ns (its .release.cluster ordering being the expensive part) and
+ * ps: a local arrive costs arrive_ns, the first arrive on a multicast cluster peer's barrier
+ * remote_arrive_ns (its .release.cluster orders the step's memory operations before it),
+ * each further peer's remote_arrive_next_ns (tmahw calibrate's arrives on every rank), each
  * release_dram_wait_ps (the wait for its SM's loads from DRAM) and reaches the peer's barrier
  * dsmem_latency_ns after that wait (tmahw calibrate's cluster ping-pong: issue to the
  * peer's phase completing), not at once; the st.async consumer's arrive on its peer's
@@ -60,7 +61,7 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
         uint32_t count = wg_lead(s, w) ? PIPE_WARPGROUP_WARPS : 1;
         mbar_event ev = {.op = MBAR_ARRIVE, .count = count, .has_intended = 1, .intended_phase = it / d->stages};
         uint32_t base = w->cta - w->cta % d->cluster;
-        uint32_t n = d->multicast ? d->cluster : 1;
+        uint32_t n = d->multicast ? d->cluster : 1, remotes = 0;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t target = d->multicast ? base + k : w->cta;
             if (d->mode == PIPE_STASYNC)   /* the peer's producer wrote this stage */
@@ -75,7 +76,8 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                 int64_t wait = release_dram_wait_ps(s, s->cta[w->cta].sm, s->now + cost);
                 arrive_on_peer(s, w, target, it, count,
                                s->now + cost + wait + (int64_t)(s->p->dsmem_latency_ns * 1000));
-                cost += wait + (int64_t)(s->p->remote_arrive_ns * 1000);
+                double flat = remotes++ ? remote_arrive_next_ns(s) : s->p->remote_arrive_ns;
+                cost += wait + (int64_t)(flat * 1000);
             } else {
                 bar_op(s, target, empty_bar(s, st), &ev, w, it);
                 if (!s->gemm || k == 0)
