@@ -232,6 +232,14 @@ static const params_info table[] = {
      "st.async's bytes and complete_tx reaching the peer (the H100 corpus's fit half: 101, n 2 kernels). The "
      "remote arrive's dsmem_latency_ns (H200 211) is the .release.cluster hand-off, which an st.async's "
      "complete_tx does not make"},
+    {"stas_table_l1_bytes", P(stas_table_l1_bytes), 69632, "bytes",
+     "measured: the L2 reads of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; "
+     "commit 6bd87af; Range Profiler lts__t_sectors_srcunit_tex_op_read), the st_async descriptions whose data L2 "
+     "serves (9 kernels): the reads beyond the data's sectors over the chunk table's bytes give the share of table "
+     "entries that missed L1, 0.03 at 1 KiB of table and data lines per stage to 0.76 at 84 KiB; a line surviving "
+     "the stage's table and data lines D with probability exp(-D / C) fits them with C = 68 KiB, residuals "
+     "-0.02..+0.03 (scripts/stas-table.py; test half alone 57 KiB, seed 2 76 KiB). H100: the H200's value (same "
+     "SM design, not measured)"},
     {"stas_release_ns", P(stas_release_ns), 270, "ns",
      "measured: the same in the H100 corpus's fit half (traces/h100/corpus, seed 1, scripts/stas-handoffs.py fit "
      "build/rel/tmasim traces/h100/corpus): a consumer's end of math (of its reads without math) to its next "

@@ -132,6 +132,21 @@ static double stas_lines_cost(const pipe_params *p, uint32_t src, double lines)
     return log2_series(p->stas_lines_ns[src], PARAMS_STAS_LINES, lines / 4.0);
 }
 
+/* The share of the st.async loop's chunk-table entries that miss L1. The producer reads a
+ * 16-byte entry per chunk (ld.global.nc), then the chunk (ld.global): both allocate in L1, so
+ * between two uses of a table line the stage's table and the lines of its data that L1 does
+ * not already hold pass through it; a line survives them with probability
+ * exp(-D / stas_table_l1_bytes). The SM's other producers read the same table, so their data
+ * does not lengthen a line's reuse distance beyond one stage's. */
+static double stas_table_miss(const pipe_desc *d, const pipe_params *p, const pipe_plan_trip *trips, uint32_t n,
+                              const double (*share)[PARAMS_STAS_SOURCES])
+{
+    double dist = d->copy_bytes;
+    for (uint32_t i = 0; i < n; i++)
+        dist += 128.0 * trips[i].lines * (1.0 - share[i][0]);
+    return p->stas_table_l1_bytes > 0 ? 1.0 - exp(-dist / p->stas_table_l1_bytes) : 0;
+}
+
 /* The st.async loop's trips (pipe_plan_copy_trips) and each one's cost by source: the share
  * of its chunks each source serves times the measured trip of its lines. L1: stas_l1_share;
  * L2: the rest of the tensor's L2 hits (pipe_l2_hit), or where more, the share of the tiles
@@ -177,6 +192,7 @@ int stas_prepare(sim *s, err_info *e)
         }
     }
     s->stas_ntrips = n;
+    s->stas_table_miss = stas_table_miss(d, s->p, trips, n, s->stas_share);
     free(trips);
     return ERR_OK;
 }
@@ -201,6 +217,9 @@ int64_t stas_loop_end(sim *s, const warp *w)
         more[src] = log2_series(series, PARAMS_STAS_CTAS + 1, k) - p->stas_lines_ns[src][0];
     }
     double alone = log2_series(p->stas_alone_ns, PARAMS_STAS_CTAS + 1, k), ns = 0;
+    /* a batch whose table entries miss L1 waits for them from L2 before its loads: the
+     * calibration's batch from L2 less its batch from L1 */
+    double miss = s->stas_table_miss * 4 * (p->stas_lines_ns[1][0] - p->stas_lines_ns[0][0]);
     for (uint32_t b = 0; b < s->stas_ntrips; b += 4) {
         double wait = 0;
         uint32_t end = b + 4 < s->stas_ntrips ? b + 4 : s->stas_ntrips;
@@ -210,7 +229,7 @@ int64_t stas_loop_end(sim *s, const warp *w)
                 trip += s->stas_trip[i][src] + s->stas_share[i][src] * more[src];
             wait = trip - alone > wait ? trip - alone : wait;
         }
-        ns += 4 * wait + (end - b) * alone;
+        ns += 4 * wait + (end - b) * alone + miss;
     }
     if (w->prod_j == 0)   /* the kernel's first loop: its table, addresses and data not cached yet */
         ns += p->stas_first_ns;

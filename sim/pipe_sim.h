@@ -175,6 +175,7 @@ typedef struct sim {
     double (*stas_trip)[PARAMS_STAS_SOURCES];
     double (*stas_share)[PARAMS_STAS_SOURCES];   /* the share of each trip's chunks each source serves */
     uint32_t stas_ntrips;
+    double stas_table_miss;   /* the share of the st.async loop's table entries that miss L1 */
     uint32_t *stas_active;
     int64_t stage_filled_since[DESC_MAX_STAGES];
     double stage_filled_ps;
