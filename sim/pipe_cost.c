@@ -193,6 +193,9 @@ int stas_prepare(sim *s, err_info *e)
     }
     s->stas_ntrips = n;
     s->stas_table_miss = stas_table_miss(d, s->p, trips, n, s->stas_share);
+    s->stas_l1 = 0;
+    for (uint32_t i = 0; i < n; i++)
+        s->stas_l1 += s->stas_share[i][0] / n;
     free(trips);
     return ERR_OK;
 }
