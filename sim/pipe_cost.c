@@ -90,9 +90,11 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 
 /* The share of a CTA's st.async loads of tensor t that its SM's L1 serves: CTA c loads tile
  * (c + j x CTAs) mod tiles in iteration j (hw/run_gen.c), so it comes back to the tiles it
- * loaded once it has gone round its tiles / gcd(CTAs, tiles) distinct ones; the re-reads hit
- * while the lines of the distinct tiles of every tensor, for every CTA of the SM, fit in
- * what the SM's shared memory leaves of L1. line_bytes[t]: the lines of one tile, in bytes. */
+ * loaded once it has gone round its tiles / gcd(CTAs, tiles) distinct ones. A re-read hits
+ * where its line survived the lines loaded since, those of the distinct tiles of every
+ * tensor for every CTA of the SM and a stage's chunk table, with the probability the table's
+ * lines show (exp(-D / stas_table_l1_bytes), stas_table_miss), and none where they do not
+ * fit in what the SM's shared memory leaves of L1. line_bytes[t]: the lines of one tile. */
 static double stas_l1_share(const pipe_desc *d, const pipe_params *p, const double *line_bytes, uint32_t t)
 {
     double distinct[DESC_MAX_TENSORS], held = 0;
@@ -104,9 +106,10 @@ static double stas_l1_share(const pipe_desc *d, const pipe_params *p, const doub
     }
     double per_sm = d->ctas_per_sm ? d->ctas_per_sm : 1;
     double l1 = p->l1_smem_bytes - per_sm * (double)d->stages * pipe_plan_stage_stride(d);
-    if (held * per_sm > l1 || !d->iterations)
+    if (held * per_sm > l1 || !d->iterations || p->stas_table_l1_bytes <= 0)
         return 0;
-    return 1.0 - distinct[t] / d->iterations;
+    double survive = exp(-(held * per_sm + d->copy_bytes) / p->stas_table_l1_bytes);
+    return (1.0 - distinct[t] / d->iterations) * survive;
 }
 
 /* The share of a footprint cycled through, launch after launch, that L2 serves: all of it up
