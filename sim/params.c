@@ -253,6 +253,28 @@ static const params_info table[] = {
      "st.async's bytes and complete_tx reaching the peer (the H100 corpus's fit half: 101, n 2 kernels). The "
      "remote arrive's dsmem_latency_ns (H200 211) is the .release.cluster hand-off, which an st.async's "
      "complete_tx does not make"},
+    {"stas_resume_ns", P(stas_resume_ns), 266, "ns",
+     "measured: the generated st.async pipeline's traces on the H200, the steps where the producer waited for its "
+     "stage (the peer's consumers released its previous use after the producer's loop ended): the release record to "
+     "the producer's next remote expect_tx, each kernel's median, the median over the fit half's kernels "
+     "(scripts/stas-resume.py: traces/h200/corpus seed 1 and the probes traces/h200/probes/stas recorded 2026-11-25 "
+     "13:13 UTC, commit c1a2710; corpus_0001_0150 497, stas_r32_k4 506, stas_r32_k8 676: 506; test half 426 [408..488], "
+     "n 4), less dsmem_latency_ns (211) and wake_ns (29.85): the end of its wait and its loop before the expect_tx. "
+     "H100: the H200's value (not measured)"},
+    {"remote_arrive_alone_ns", P(remote_arrive_alone_ns), 348.7, "ns",
+     "measured: tmahw calibrate --only cluster (traces/h100/calibration/calibration.params, remote_arrive_alone_ns): "
+     "cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, no stores before them, warp "
+     "time each: 348.7 ns [348.7..348.8] (the H200's 153.5 in its set). The generated st.async producer's expect_tx "
+     "after a wait for its stage costs this: the H200's traces give 149-204 ns at 1-4 CTAs per SM "
+     "(scripts/stas-resume.py), 272-438 at 8-12"},
+    {"stas_table_l1_bytes", P(stas_table_l1_bytes), 69632, "bytes",
+     "measured: the L2 reads of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; "
+     "commit 6bd87af; Range Profiler lts__t_sectors_srcunit_tex_op_read), the st_async descriptions whose data L2 "
+     "serves (9 kernels): the reads beyond the data's sectors over the chunk table's bytes give the share of table "
+     "entries that missed L1, 0.03 at 1 KiB of table and data lines per stage to 0.76 at 84 KiB; a line surviving "
+     "the stage's table and data lines D with probability exp(-D / C) fits them with C = 68 KiB, residuals "
+     "-0.02..+0.03 (scripts/stas-table.py; test half alone 57 KiB, seed 2 76 KiB). H100: the H200's value (same "
+     "SM design, not measured)"},
     {"stas_release_ns", P(stas_release_ns), 270, "ns",
      "measured: the same in the H100 corpus's fit half (traces/h100/corpus, seed 1, scripts/stas-handoffs.py fit "
      "build/rel/tmasim traces/h100/corpus): a consumer's end of math (of its reads without math) to its next "
@@ -480,6 +502,7 @@ static const params_override overrides[] = {
     {"h200", "l2_resident_48mib", 0.490, L2_RESIDENT "the H200's share at 48 MiB"},
     {"h200", "l2_resident_64mib", 0.285, L2_RESIDENT "the H200's share at 64 MiB"},
     {"h200", "l2_resident_96mib", 0.190, L2_RESIDENT "the H200's share at 96 MiB"},
+    {"h200", "remote_arrive_alone_ns", 153.5, H200_CAL "cluster: cluster of 2, lane 0: 64 mbarrier.arrive.release.cluster on the peer CTA's barrier, warp time each: 153.5 ns [153.5..153.5, n 9]"},
     {"h200", "stas_release_ns", 72,
      STAS_HANDOFFS "a consumer's end of math (of its reads without math) to its next full-barrier wait or read, "
      "its release an mbarrier.arrive.release.cluster on the peer's empty barrier: 415 [314..585, n 9 kernels] (test "

@@ -71,6 +71,9 @@ typedef struct pipe_params {
     double stas_tail_ns;           /* generated st.async producer: its loop's end to the next stage's expect_tx */
     double stas_first_ns;          /* generated st.async producer: what its first stage's loop adds */
     double stas_land_ns;           /* generated st.async producer: its loop's end (last st.async) to the peer's full barrier's complete_tx */
+    double stas_resume_ns;         /* generated st.async producer: a blocked wait for a free stage's return to its expect_tx */
+    double remote_arrive_alone_ns; /* a lone mbarrier.arrive.release.cluster on a cluster peer's barrier, no stores before it */
+    double stas_table_l1_bytes;    /* generated st.async loop: the L1 bytes its chunk table's lines survive against (exp(-D / this)) */
     double stas_release_ns;        /* generated st.async consumer: warp time of its release (a remote arrive) besides consume_step_ns */
     double l1_smem_bytes;          /* an SM's L1 data cache and shared memory together */
     /* the share of a footprint cycled through that L2 serves, at 32, 40, 48, 64, 96 MiB (all of

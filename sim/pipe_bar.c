@@ -103,10 +103,12 @@ static void account_wait(sim *s, warp *w, int64_t end)
 }
 
 /* What a warp does between its blocked wait's return and its next step: the end of the
- * producer's wait and its loop before the next expect_tx, the generated pipeline kernel's
- * or the GEMM kernel's (each measured in its own kernels' traces). */
+ * producer's wait and its loop before the next expect_tx, the generated pipeline kernel's,
+ * its st.async producer's or the GEMM kernel's (each measured in its own kernels' traces). */
 static int64_t resume_after_wait(const sim *s, const warp *w)
 {
+    if (!w->is_consumer && s->d->mode == PIPE_STASYNC)
+        return (int64_t)(s->p->stas_resume_ns * 1000);
     if (w->is_consumer || s->d->mode != PIPE_WARP_SPECIALIZED)
         return 0;
     return (int64_t)((s->gemm ? s->p->gemm_produce_resume_ns : s->p->produce_resume_ns) * 1000);

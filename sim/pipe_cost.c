@@ -108,9 +108,11 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 
 /* The share of a CTA's st.async loads of tensor t that its SM's L1 serves: CTA c loads tile
  * (c + j x CTAs) mod tiles in iteration j (hw/run_gen.c), so it comes back to the tiles it
- * loaded once it has gone round its tiles / gcd(CTAs, tiles) distinct ones; the re-reads hit
- * while the lines of the distinct tiles of every tensor, for every CTA of the SM, fit in
- * what the SM's shared memory leaves of L1. line_bytes[t]: the lines of one tile, in bytes. */
+ * loaded once it has gone round its tiles / gcd(CTAs, tiles) distinct ones. A re-read hits
+ * where its line survived the lines loaded since, those of the distinct tiles of every
+ * tensor for every CTA of the SM and a stage's chunk table, with the probability the table's
+ * lines show (exp(-D / stas_table_l1_bytes), stas_table_miss), and none where they do not
+ * fit in what the SM's shared memory leaves of L1. line_bytes[t]: the lines of one tile. */
 static double stas_l1_share(const pipe_desc *d, const pipe_params *p, const double *line_bytes, uint32_t t)
 {
     double distinct[DESC_MAX_TENSORS], held = 0;
@@ -122,9 +124,10 @@ static double stas_l1_share(const pipe_desc *d, const pipe_params *p, const doub
     }
     double per_sm = d->ctas_per_sm ? d->ctas_per_sm : 1;
     double l1 = p->l1_smem_bytes - per_sm * (double)d->stages * pipe_plan_stage_stride(d);
-    if (held * per_sm > l1 || !d->iterations)
+    if (held * per_sm > l1 || !d->iterations || p->stas_table_l1_bytes <= 0)
         return 0;
-    return 1.0 - distinct[t] / d->iterations;
+    double survive = exp(-(held * per_sm + d->copy_bytes) / p->stas_table_l1_bytes);
+    return (1.0 - distinct[t] / d->iterations) * survive;
 }
 
 /* The share of a footprint cycled through, launch after launch, that L2 serves: all of it up
@@ -148,6 +151,21 @@ static double stas_l2_resident(const pipe_params *p, double footprint)
 static double stas_lines_cost(const pipe_params *p, uint32_t src, double lines)
 {
     return log2_series(p->stas_lines_ns[src], PARAMS_STAS_LINES, lines / 4.0);
+}
+
+/* The share of the st.async loop's chunk-table entries that miss L1. The producer reads a
+ * 16-byte entry per chunk (ld.global.nc), then the chunk (ld.global): both allocate in L1, so
+ * between two uses of a table line the stage's table and the lines of its data that L1 does
+ * not already hold pass through it; a line survives them with probability
+ * exp(-D / stas_table_l1_bytes). The SM's other producers read the same table, so their data
+ * does not lengthen a line's reuse distance beyond one stage's. */
+static double stas_table_miss(const pipe_desc *d, const pipe_params *p, const pipe_plan_trip *trips, uint32_t n,
+                              const double (*share)[PARAMS_STAS_SOURCES])
+{
+    double dist = d->copy_bytes;
+    for (uint32_t i = 0; i < n; i++)
+        dist += 128.0 * trips[i].lines * (1.0 - share[i][0]);
+    return p->stas_table_l1_bytes > 0 ? 1.0 - exp(-dist / p->stas_table_l1_bytes) : 0;
 }
 
 /* The st.async loop's trips (pipe_plan_copy_trips) and each one's cost by source: the share
@@ -195,6 +213,10 @@ int stas_prepare(sim *s, err_info *e)
         }
     }
     s->stas_ntrips = n;
+    s->stas_table_miss = stas_table_miss(d, s->p, trips, n, s->stas_share);
+    s->stas_l1 = 0;
+    for (uint32_t i = 0; i < n; i++)
+        s->stas_l1 += s->stas_share[i][0] / n;
     free(trips);
     return ERR_OK;
 }
@@ -219,6 +241,9 @@ int64_t stas_loop_end(sim *s, const warp *w)
         more[src] = log2_series(series, PARAMS_STAS_CTAS + 1, k) - p->stas_lines_ns[src][0];
     }
     double alone = log2_series(p->stas_alone_ns, PARAMS_STAS_CTAS + 1, k), ns = 0;
+    /* a batch whose table entries miss L1 waits for them from L2 before its loads: the
+     * calibration's batch from L2 less its batch from L1 */
+    double miss = s->stas_table_miss * 4 * (p->stas_lines_ns[1][0] - p->stas_lines_ns[0][0]);
     for (uint32_t b = 0; b < s->stas_ntrips; b += 4) {
         double wait = 0;
         uint32_t end = b + 4 < s->stas_ntrips ? b + 4 : s->stas_ntrips;
@@ -228,7 +253,7 @@ int64_t stas_loop_end(sim *s, const warp *w)
                 trip += s->stas_trip[i][src] + s->stas_share[i][src] * more[src];
             wait = trip - alone > wait ? trip - alone : wait;
         }
-        ns += 4 * wait + (end - b) * alone;
+        ns += 4 * wait + (end - b) * alone + miss;
     }
     if (w->prod_j == 0)   /* the kernel's first loop: its table, addresses and data not cached yet */
         ns += p->stas_first_ns;

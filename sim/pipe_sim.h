@@ -90,7 +90,7 @@ static inline sim_ev heap_pop(heap *h)
 
 /* ---------------------------------------------------------------- state */
 enum {
-    ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_STORE, ST_AFTER_MATH, ST_DONE,
+    ST_NEXT = 0, ST_WAIT_EMPTY, ST_ISSUE, ST_STAS_LOOP, ST_STAS_LOADED, ST_WAIT_FULL, ST_READ, ST_MATH, ST_STORE, ST_AFTER_MATH, ST_DONE,
     ST_G_COPY, ST_G_WAIT, ST_G_BAR, ST_G_ISSUE,  /* cp.async commit groups (cpasync.sync: wait_prior) */
     ST_WG_WAIT, ST_WG_EPILOGUE                   /* math kind wgmma: wait_group, the tile's epilogue */
 };
@@ -101,6 +101,7 @@ typedef struct warp {
     uint32_t cta;
     uint8_t idx, role, state, smsp;
     uint8_t copier, consumer_rank, is_consumer, blocked;
+    uint8_t waited;              /* its last wait for a stage to be free blocked (st.async producer) */
     uint32_t prod_j, cons_i, released;
     int64_t wait_start, op_start;
     size_t wait_slot;            /* the wait's trace event, written when it starts (NO_SLOT: none) */
@@ -175,6 +176,8 @@ typedef struct sim {
     double (*stas_trip)[PARAMS_STAS_SOURCES];
     double (*stas_share)[PARAMS_STAS_SOURCES];   /* the share of each trip's chunks each source serves */
     uint32_t stas_ntrips;
+    double stas_table_miss;   /* the share of the st.async loop's table entries that miss L1 */
+    double stas_l1;           /* the share of the st.async loop's trips that L1 serves */
     uint32_t *stas_active;
     int64_t stage_filled_since[DESC_MAX_STAGES];
     double stage_filled_ps;

@@ -165,8 +165,10 @@ static int64_t step_wait_empty(sim *s, warp *w)
     uint32_t j = w->prod_j, st = j % d->stages;
     int64_t k = j / d->stages;
     uint32_t b = d->producer_waits_full ? full_bar(s, st) : empty_bar(s, st);
-    if (!try_wait(s, w, b, k - 1, (uint32_t)((k - 1) & 1), j))
+    if (!try_wait(s, w, b, k - 1, (uint32_t)((k - 1) & 1), j)) {
+        w->waited = 1;
         return STEP_PARK;
+    }
     w->state = ST_ISSUE;
     return STEP_ON;
 }
@@ -261,9 +263,27 @@ static int64_t produce_tma(sim *s, warp *w)
     return cost + (s->gemm ? 0 : (int64_t)(p->produce_tail_ns * 1000));
 }
 
-/* The st.async copy loop (hw/run_kernel.cuh MODE 3): 16 bytes per lane and trip, each trip
- * a dependent ld.global then the st.async, so the trips run one after another; the bytes
- * still take their share of L2/HBM bandwidth. The warp goes on when the loop is done. */
+/* The st.async producer's step begins with its remote arrive.expect_tx on the peer's full
+ * barrier (hw/run_kernel.cuh MODE 3), whose .release.cluster orders the previous stage's
+ * loads and stores. After a wait for the stage to be free it is the lone remote arrive
+ * (remote_arrive_alone_ns); right after a loop whose data came from L2 or DRAM it takes
+ * remote_arrive_ns, after one that L1 served the lone arrive, linear in the L1 share between
+ * them (the fit half's traces: 198 + 132 x (1 - L1 share) ns, scripts/stas-expect.py). */
+static int64_t stas_expect(sim *s, warp *w)
+{
+    const pipe_params *p = s->p;
+    double alone = p->remote_arrive_alone_ns;
+    double ns = w->waited ? alone : alone + (p->remote_arrive_ns - alone) * (1.0 - s->stas_l1);
+    int64_t cost = (int64_t)(ns * 1000);
+    w->waited = 0;
+    s->r->role[w->role].issue_ns += (double)cost / 1000.0;
+    w->state = ST_STAS_LOOP;
+    return s->now + cost;
+}
+
+/* The st.async copy loop: 16 bytes per lane and trip, each trip a dependent ld.global then
+ * the st.async, so the trips run one after another; the bytes still take their share of
+ * L2/HBM bandwidth. The warp goes on when the loop is done. */
 static int64_t stas_load(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
@@ -280,7 +300,7 @@ static int64_t stas_load(sim *s, warp *w)
 static int64_t step_issue(sim *s, warp *w)
 {
     if (s->d->mode == PIPE_STASYNC)
-        return stas_load(s, w);
+        return stas_expect(s, w);
     if (s->d->mode == PIPE_CPASYNC)
         return produced(s, w, produce_cpasync(s, w));
     int64_t own = produce_tma(s, w);
@@ -303,8 +323,8 @@ static int64_t step_stas_loaded(sim *s, warp *w)
     pipe_emit(s, s->now, 0, w, peer, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
               TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
     bar_op(s, peer, full_bar(s, st), &ex, w, j);
-    /* the remote expect_tx, and from the loop's end to the next step (stas_tail_ns) */
-    int64_t cost = (int64_t)((p->remote_arrive_ns + p->stas_tail_ns) * 1000);
+    /* from the loop's end to the next step (stas_tail_ns) */
+    int64_t cost = (int64_t)(p->stas_tail_ns * 1000);
     int64_t done = s->now + (int64_t)(p->stas_land_ns * 1000);
     pipe_emit(s, w->op_start, done - w->op_start, w, peer, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, d->copy_bytes,
               TRACE_FLAG_FULL_BARRIER | TRACE_FLAG_REMOTE);
@@ -536,6 +556,7 @@ static int64_t warp_step(sim *s, warp *w, uint32_t wi)
     case ST_NEXT: return step_next(s, w);
     case ST_WAIT_EMPTY: return step_wait_empty(s, w);
     case ST_ISSUE: return step_issue(s, w);
+    case ST_STAS_LOOP: return stas_load(s, w);
     case ST_STAS_LOADED: return step_stas_loaded(s, w);
     case ST_WAIT_FULL: return step_wait_full(s, w);
     case ST_READ: return step_read(s, w);

@@ -47,7 +47,9 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
         /* the largest error is corpus_0001_0009 (cp_async, 32 KiB stages: the copy table
          * misses L1, not modelled), 47.4 -> 50.9% when the commit-group steps lost the
-         * recording's cost; the median 8.1 -> 7.6% with it */
+         * recording's cost; the median 8.1 -> 7.6% with it, 7.6 -> 6.6% with the st.async
+         * loop's L1 (its chunk table's misses, its data's re-reads) and its expect_tx before
+         * the loop (the H100's 6.4 -> 6.3%, verdicts 82.4 -> 85.3%) */
         cr_expect_leq(med, g ? 7.5 : 6.5, "median |error| of the test half");
         cr_expect_leq(max, g ? 35.2 : 36.7, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 84.2 : 82.3, "verdict agreement with the recorded evidence");
@@ -63,14 +65,14 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
-        /* on the H200 corpus_0002_0106 (st_async, one stage, 12 CTAs per SM) is the worst,
-         * -53%, too fast in the model; corpus_0002_0037 (3 CTAs per SM, 7 consumer warps,
-         * ldmatrix) -50%. The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
+        /* on the H200 corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) is the
+         * worst, -50%, too fast in the model; corpus_0002_0106 (st_async, one stage, 12 CTAs
+         * per SM) -42% (-53% before the st.async expect_tx came before its loop). The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
          * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
          * (synchronization), the model 0.35 (latency) */
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.0 : 8.3);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.8 : 40.6);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 88.3 : 85.3);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.5 : 85.3);
     }
     done(&r);
 }
@@ -108,8 +110,9 @@ Test(accuracy, bundled_examples_on_the_h200, .timeout = 120)
     cr_expect_eq(field(r.out, 0, "n"), 13);
     /* recorded again with the generator of commit fbb0976 (read addresses as bases plus
      * constants, copy sources from per-stage tile bases): compute_bound is the worst at
-     * 9.1%, stasync_cluster -8.2% (+11.9% with the st.async trip of 133 ns) */
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.2);
+     * 9.1%, stasync_cluster -4.6% (-8.2% before the st.async table misses and expect_tx;
+     * +11.9% with the st.async trip of 133 ns) */
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 5.1);
     cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 9.2);
     done(&r);
 }
