@@ -45,14 +45,14 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        /* the largest error is corpus_0001_0009 (cp_async, 32 KiB stages: the copy table
-         * misses L1, not modelled), 47.4 -> 50.9% when the commit-group steps lost the
-         * recording's cost; the median 8.1 -> 7.6% with it, 7.6 -> 6.6% with the st.async
-         * loop's L1 (its chunk table's misses, its data's re-reads) and its expect_tx before
-         * the loop (the H100's 6.4 -> 6.3%, verdicts 82.4 -> 85.3%) */
-        cr_expect_leq(med, g ? 7.5 : 6.5, "median |error| of the test half");
+        /* the largest error on the H200 is corpus_0001_0212 (-35%: a cluster of 2 at 5 CTAs
+         * per SM, one stage); corpus_0001_0009 (cp_async, 32 KiB stages) came down from -51%
+         * when the copy table's L1 misses were modelled, corpus_0001_0164 (a cluster of 16)
+         * from +40% with the later peers' arrives; the median 7.6 -> 6.4% with those and the
+         * st.async loop's L1 and expect_tx (the H100's 6.4 -> 6.2%, verdicts 82.4 -> 85.3%) */
+        cr_expect_leq(med, g ? 6.5 : 6.3, "median |error| of the test half");
         cr_expect_leq(max, g ? 35.2 : 36.7, "largest |error| of the test half");
-        cr_expect_geq(agree, g ? 84.2 : 82.3, "verdict agreement with the recorded evidence");
+        cr_expect_geq(agree, g ? 84.2 : 85.2, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -70,10 +70,25 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * per SM) -42% (-53% before the st.async expect_tx came before its loop). The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
          * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
          * (synchronization), the model 0.35 (latency) */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.0 : 8.3);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.8 : 40.6);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.5 : 85.3);
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.6 : 8.3);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.9 : 40.6);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 88.3 : 85.3);
     }
+    done(&r);
+}
+
+/* Recorded after this model's mechanisms were chosen (seed 3, the H200): the first 140
+ * draws and 20 later ones for the mechanisms then new (copy tables over 18 KiB, multicast
+ * clusters of 4-16). Its median is above the other sets': they were looked at while the
+ * model was built, this one was not. */
+Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
+{
+    run_result r = cli_run_bin(TMASIM_REL_BIN, "accuracy", "traces/h200/corpus-seed3 --split all --format json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 9.1);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 58.0);
+    cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 85.0);
     done(&r);
 }
 
