@@ -1707,6 +1707,38 @@ int b_tma_rows(ctx &c, void *big)
         if (pitch > row)
             rows_x.push_back(rows), ns_y.push_back(nsa);
     }
+    /* the same, every SM at once, from fewer distinct boxes: 1-256 boxes of 32-byte rows
+     * (64 at a 64-byte pitch, 4 KiB of lines each) and of 128-byte rows (16 at 256) */
+    std::string hot;
+    for (int w = 0; w < 2; w++) {
+        const uint32_t row = w ? 128 : 32, pitch = 2 * row, rows = 2048 / row;
+        CUtensorMap m;
+        cuuint64_t dims[2] = {pitch / 4, (64ull << 20) / pitch}, strides[1] = {pitch};
+        cuuint32_t box[2] = {row / 4, rows}, es[2] = {1, 1};
+        if (cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, big, dims, strides, box, es,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                   CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+            c.err = "cuTensorMapEncodeTiled (hot boxes)";
+            return -1;
+        }
+        for (long long nb : {1ll, 2ll, 4ll, 8ll, 16ll, 32ll, 64ll, 256ll}) {
+            std::vector<double> ra;
+            double a;
+            for (int rep = 0; rep < 3; rep++) {
+                std::vector<double> pa;
+                if (fill_run(c, m, c.sms, 300, 2, nb, &a, &pa, 2048, (int)rows, 1, NULL, warps))
+                    return -1;
+                ra.push_back(quantile(pa, 0.5));
+            }
+            const double nsa = 2048 / quantile(ra, 0.5);
+            hot += fmt("%s%u-byte rows, %lld boxes (%lld KiB of lines): %.1f ns per box, %.0f requests per ns",
+                       hot.empty() ? "" : "; ", row, nb, nb * 4, nsa, c.sms * rows / nsa);
+        }
+    }
+    add1(c, "tma_rows", "tma_hot", "-", false, 0,
+         fmt("as tma_row_ns, every SM at once reading boxes of 2 KiB from only N distinct boxes (the lines L2 "
+             "serves them from): %s",
+             hot.c_str()));
     double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)rows_x.size();
     for (size_t k = 0; k < rows_x.size(); k++)
         sx += rows_x[k], sy += ns_y[k], sxx += rows_x[k] * rows_x[k], sxy += rows_x[k] * ns_y[k];
