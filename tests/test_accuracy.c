@@ -67,10 +67,11 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * -53%, too fast in the model; corpus_0002_0037 (3 CTAs per SM, 7 consumer warps,
          * ldmatrix) -50%. The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
          * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
-         * (synchronization), the model 0.35 (latency) */
+         * (synchronization), the model 0.35 (latency). The H200's 89.2%: seed 2's 0098 and 0079 read
+         * latency, as recorded, once L2 serves few requests per ns from a small footprint */
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 7.0 : 8.3);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 52.8 : 40.6);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 86.5 : 85.3);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 89.1 : 85.3);
     }
     done(&r);
 }
