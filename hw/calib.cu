@@ -1664,6 +1664,93 @@ int b_remote_load(ctx &c, void *big)
     return 0;
 }
 
+/* The SM's TMA time per box by its rows: one CTA of 12 warps on one SM (then one on every
+ * SM), lane 0 of each keeping 2 boxes in flight from a footprint L2 holds, boxes of 2 or
+ * 8 KiB whose rows are 16-256 bytes wide at twice that pitch (as a box narrower than its
+ * tensor's rows), and contiguous rows for comparison. Enough threads that one thread's
+ * serial box time (tma_box_ns) does not bind: what is left is the unit's own time. */
+int b_tma_rows(ctx &c, void *big)
+{
+    const uint32_t shp[][3] = {{16, 32, 128}, {32, 64, 64}, {32, 64, 256}, {64, 128, 32}, {64, 128, 128},
+                               {128, 256, 16}, {128, 256, 64}, {256, 512, 8}, {256, 512, 32}, {32, 32, 256},
+                               {128, 128, 64}};
+    const int warps = 12;
+    CK(cudaFuncSetAttribute(ck_tma_fill<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, warps * 2 * 8192 + 1024));
+    std::string one, all;
+    std::vector<double> rows_x, ns_y;
+    for (const auto &sh : shp) {
+        const uint32_t row = sh[0], pitch = sh[1], rows = sh[2], bytes = row * rows;
+        CUtensorMap m;
+        cuuint64_t dims[2] = {pitch / 4, (64ull << 20) / pitch}, strides[1] = {pitch};
+        cuuint32_t box[2] = {row / 4, rows}, es[2] = {1, 1};
+        CUresult r = cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, big, dims, strides, box, es,
+                                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                            CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (r != CUDA_SUCCESS) {
+            c.err = fmt("cuTensorMapEncodeTiled (rows of %u B at %u B): %s", row, pitch, hw_cu_name(r));
+            return -1;
+        }
+        std::vector<double> r1, ra;
+        double a;
+        for (int rep = 0; rep < 3; rep++) {
+            std::vector<double> p1, pa;
+            if (fill_run(c, m, 1, 300, 2, 64, &a, &p1, bytes, (int)rows, 1, NULL, warps) ||
+                fill_run(c, m, c.sms, 300, 2, 64, &a, &pa, bytes, (int)rows, 1, NULL, warps))
+                return -1;
+            r1.push_back(p1[0]);
+            ra.push_back(quantile(pa, 0.5));
+        }
+        const double ns1 = bytes / quantile(r1, 0.5), nsa = bytes / quantile(ra, 0.5);
+        one += fmt("%s%u B x %u at %u: %.1f ns (%.2f per row)", one.empty() ? "" : ", ", row, rows, pitch, ns1,
+                   ns1 / rows);
+        all += fmt("%s%u B x %u at %u: %.1f ns", all.empty() ? "" : ", ", row, rows, pitch, nsa);
+        if (pitch > row)
+            rows_x.push_back(rows), ns_y.push_back(nsa);
+    }
+    /* the same, every SM at once, from fewer distinct boxes: 1-256 boxes of 32-byte rows
+     * (64 at a 64-byte pitch, 4 KiB of lines each) and of 128-byte rows (16 at 256) */
+    std::string hot;
+    for (int w = 0; w < 2; w++) {
+        const uint32_t row = w ? 128 : 32, pitch = 2 * row, rows = 2048 / row;
+        CUtensorMap m;
+        cuuint64_t dims[2] = {pitch / 4, (64ull << 20) / pitch}, strides[1] = {pitch};
+        cuuint32_t box[2] = {row / 4, rows}, es[2] = {1, 1};
+        if (cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, big, dims, strides, box, es,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                   CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+            c.err = "cuTensorMapEncodeTiled (hot boxes)";
+            return -1;
+        }
+        for (long long nb : {1ll, 2ll, 4ll, 8ll, 16ll, 32ll, 64ll, 256ll}) {
+            std::vector<double> ra;
+            double a;
+            for (int rep = 0; rep < 3; rep++) {
+                std::vector<double> pa;
+                if (fill_run(c, m, c.sms, 300, 2, nb, &a, &pa, 2048, (int)rows, 1, NULL, warps))
+                    return -1;
+                ra.push_back(quantile(pa, 0.5));
+            }
+            const double nsa = 2048 / quantile(ra, 0.5);
+            hot += fmt("%s%u-byte rows, %lld boxes (%lld KiB of lines): %.1f ns per box, %.0f requests per ns",
+                       hot.empty() ? "" : "; ", row, nb, nb * 4, nsa, c.sms * rows / nsa);
+        }
+    }
+    add1(c, "tma_rows", "tma_hot", "-", false, 0,
+         fmt("as tma_row_ns, every SM at once reading boxes of 2 KiB from only N distinct boxes (the lines L2 "
+             "serves them from): %s",
+             hot.c_str()));
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)rows_x.size();
+    for (size_t k = 0; k < rows_x.size(); k++)
+        sx += rows_x[k], sy += ns_y[k], sxx += rows_x[k] * rows_x[k], sxy += rows_x[k] * ns_y[k];
+    const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    add1(c, "tma_rows", "tma_row_ns", "ns", false, slope,
+         fmt("one CTA per SM, lane 0 of %d warps each keeping 2 boxes in flight from L2, every SM at once: the "
+             "SM's ns per box over the box's rows, least squares over the strided shapes (ns per box: %s; one SM "
+             "alone: %s)",
+             warps, all.c_str(), one.c_str()));
+    return 0;
+}
+
 int b_launch(ctx &c)
 {
     char msg[256];
@@ -1978,13 +2065,14 @@ void usage(FILE *f)
             "spread; resident clusters; L2 reads shared by several SMs (l2share); the GEMM producer's\n"
             "stages by their size (gemm_chain); integer issue\n"
             "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
-            "CTAs run on (smsp); integer work beside mma.sync on one sub-partition (mma_mix).\n"
+            "CTAs run on (smsp); integer work beside mma.sync on one sub-partition (mma_mix); the SM's TMA\n"
+            "time per box by its rows (tma_rows).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
-            "                 mma_mix remote_load\n"
+            "                 mma_mix remote_load tma_rows\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -1992,7 +2080,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp", "mma_mix", "remote_load"};
+                               "smsp", "mma_mix", "remote_load", "tma_rows"};
 
 } // namespace
 
@@ -2075,7 +2163,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "tma_fill" ? b_tma_fill(c, big) : b == "lds" ? b_lds(c) : b == "smem_latency" ? b_smem_latency(c)
                : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
-               : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "ifetch" ? b_ifetch(c)
+               : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "tma_rows" ? b_tma_rows(c, big) : b == "ifetch" ? b_ifetch(c)
                : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {

@@ -23,6 +23,7 @@
     "bytes per ns, the most over the box sizes ("
 #define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
 #define L2_RESIDENT "measured: tmahw calibrate --only tma_fill (traces/h100/calibration/calibration.params and traces/h200/calibration/calibration.params, l2_reuse_bytes' line): 132 CTAs cycling TMA loads through a footprint; the share L2 serves is (rate - DRAM rate) / (L2 rate - DRAM rate), the L2 rate that of 8 MiB (H100 7832, H200 7824 B/ns), the DRAM rate that of 512 MiB (H100 2694, H200 4004); at 24 MiB both GPUs read at the L2 rate. "
+#define TMA_HOT "measured: tmahw calibrate --only clock,tma_rows on the H200 (traces/h200/probes/waves/tma_rows.params tma_hot, 2026-11-25 13:51 UTC, driver 580.159.04): every SM at once, lane 0 of 12 warps each keeping 2 boxes of 2 KiB (64 rows of 32 bytes at a 64-byte pitch) in flight, all read from only N distinct boxes: the GPU's L2 requests per ns (132 x 64 / the SM's ns per box) where the boxes the grid loads hold "
 #define STAS_CAL "measured: tmahw calibrate --only clock,stas on the H200 (traces/h200/calibration/stas.params, 2026-11-25 08:12 UTC, driver 580.159.04, commit 1986c7b; the H100's SMs are the same design, not measured): the generated st.async loop's trips (clusters of 2, 8 stages of 8 trips per CTA, 3 launches; ns per trip in batches of 4 trips' loads then their st.async, as the generated loop's SASS has them), "
 #define REMOTE_LOAD_CAL "measured: tmahw calibrate --only remote_load on the H200 (traces/h200/calibration/remote_load.params, 2026-11-25 10:48 UTC): clusters of 2 on 132 SMs, one CTA per SM, lane 0 of warp 1 timing 1500 mbarrier.arrive.release.cluster on the peer's barrier 200 ns apart while lane 0 of warp 0 keeps loads in flight; "
 #define STAS_HANDOFFS "measured: the generated st.async pipeline's traces in the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), every st_async description whose trace is kept (CTAs 0 and 1), each kernel's median, the median over kernels (scripts/stas-handoffs.py): "
@@ -42,6 +43,22 @@ static const params_info table[] = {
      H100_CAL "tma_fill: 132 CTAs, one thread each keeping 12 TMA loads of 16 KiB in flight through an 8 MiB footprint: bytes per ns of the whole GPU"},
     {"tma_bytes_per_ns_sm", P(tma_bytes_per_ns_sm), 212, "B/ns",
      H100_CAL "tma_fill: one SM, lane 0 of 8, 16 or 32 warps with one box of 16, 8 or 4 KiB each in flight from L2: 211-213 B/ns whatever the split (one thread alone: one box per 275 ns, see tma_issue_ns)"},
+    {"l2_requests_f2k_per_ns", P(l2_requests_per_ns[0]), 26, "1/ns",
+     TMA_HOT "2 KiB: 26 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f4k_per_ns", P(l2_requests_per_ns[1]), 26, "1/ns",
+     TMA_HOT "4 KiB: 26 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f8k_per_ns", P(l2_requests_per_ns[2]), 52, "1/ns",
+     TMA_HOT "8 KiB: 52 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f16k_per_ns", P(l2_requests_per_ns[3]), 59, "1/ns",
+     TMA_HOT "16 KiB: 59 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f32k_per_ns", P(l2_requests_per_ns[4]), 106, "1/ns",
+     TMA_HOT "32 KiB: 106 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f64k_per_ns", P(l2_requests_per_ns[5]), 108, "1/ns",
+     TMA_HOT "64 KiB: 108 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f128k_per_ns", P(l2_requests_per_ns[6]), 146, "1/ns",
+     TMA_HOT "128 KiB: 146 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
+    {"l2_requests_f512k_per_ns", P(l2_requests_per_ns[7]), 163, "1/ns",
+     TMA_HOT "512 KiB or more: 163 (every 32-byte-row point: 2 / 4 / 8 / 16 / 32 / 64 / 128 / 512 KiB 26 / 26 / 52 / 59 / 106 / 108 / 146 / 163; boxes of 128-byte rows from 2 / 4 / 8 KiB: 47 / 37 / 53). H100: the H200's value (not measured on an H100)"},
     {"hbm_latency_ns", P(hbm_latency_ns), 435, "ns",
      H100_CAL "tma_latency: one TMA load at a time of 1-32 KiB from DRAM (256 MiB written between sizes): intercept of issue-to-full-barrier time over bytes"},
     {"l2_latency_ns", P(l2_latency_ns), 167, "ns",

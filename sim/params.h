@@ -18,6 +18,9 @@ extern "C" {
 
 /* l2_share_bytes_per_ns[k] is the rate with 1 << k SMs reading each box */
 #define PARAMS_L2_SHARE_POINTS 6
+/* l2_requests_per_ns[k]: the GPU's L2 requests per ns when the boxes every SM loads come from
+ * 2 KiB << k of distinct boxes (k = 7: 512 KiB or more) */
+#define PARAMS_L2_REQ_POINTS 8
 #define PARAMS_L2_RESIDENT_POINTS 5
 /* the st.async trip by source: L1, L2, DRAM */
 #define PARAMS_STAS_SOURCES 3
@@ -147,6 +150,7 @@ typedef struct pipe_params {
      * 1, 2, 4, 8, 16 or 32 SMs at about the same time: the GEMM
      * operands' copies, each tile of which 8-16 SMs load */
     double l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS];
+    double l2_requests_per_ns[PARAMS_L2_REQ_POINTS];
 } pipe_params;
 
 typedef struct params_info {

@@ -280,10 +280,23 @@ double pipe_l2_share_rate(const pipe_params *p, double readers)
     return p->l2_share_bytes_per_ns[k] * (1 - f) + p->l2_share_bytes_per_ns[k + 1] * f;
 }
 
+/* The L2 requests of one box of tensor ten: one per row (the box's innermost dimension),
+ * or per 128 bytes of a wider row (tmahw calibrate --only tma_rows). */
+double pipe_box_requests(const desc_tensor *ten)
+{
+    double row = (double)ten->map.box[0] * tm_dtype_get(ten->map.dtype)->bits / 8.0;
+    if (row <= 0)
+        return 0;
+    return (double)ten->tx_bytes / row * ceil(row / 128.0);
+}
+
 /* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the
  * L2 and DRAM shares of the whole GPU, then the latency. l2_readers: for the GEMM's copies,
- * how many SMs read the same bytes at about the same time (1 for stores). */
-int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers)
+ * how many SMs read the same bytes at about the same time (1 for stores). requests: a
+ * tensor box's L2 requests (pipe_box_requests; 0 where not a box load): the GPU serves
+ * s->l2_req_rate of them per ns, whatever their bytes. */
+int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers,
+                     double requests)
 {
     const pipe_params *p = s->p;
     int64_t t = start;
@@ -315,7 +328,8 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
         s->hbm_busy += hbm_ps;
         served = s->mem_free > s->l2_free ? s->mem_free : s->l2_free;
     } else {
-        s->mem_free = g + (int64_t)(hbm_ps + l2_ps);
+        double req_ps = requests * 1000.0 / s->l2_req_rate;
+        s->mem_free = g + (int64_t)(hbm_ps + l2_ps > req_ps ? hbm_ps + l2_ps : req_ps);
         s->hbm_busy += hbm_ps + l2_ps;
         served = s->mem_free;
     }
@@ -381,6 +395,23 @@ static double tiles_footprint(const pipe_desc *d)
         footprint += (loads_k < tiles_k ? loads_k : tiles_k) * d->tensors[k].tx_bytes;
     }
     return footprint;
+}
+
+/* The GPU's L2 request rate for the boxes this grid loads: the fewer distinct bytes they come
+ * from, the fewer L2 slices serve them (tmahw calibrate --only tma_rows, tma_hot): the
+ * measured points over 2 KiB << k, linear in log2 of the bytes between them. */
+double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p)
+{
+    double kib = tiles_footprint(d) / 1024.0;
+    const double at[PARAMS_L2_REQ_POINTS] = {2, 4, 8, 16, 32, 64, 128, 512};
+    if (kib <= at[0])
+        return p->l2_requests_per_ns[0];
+    for (int k = 1; k < PARAMS_L2_REQ_POINTS; k++)
+        if (kib < at[k]) {
+            double f = log2(kib / at[k - 1]) / log2(at[k] / at[k - 1]);
+            return p->l2_requests_per_ns[k - 1] + f * (p->l2_requests_per_ns[k] - p->l2_requests_per_ns[k - 1]);
+        }
+    return p->l2_requests_per_ns[PARAMS_L2_REQ_POINTS - 1];
 }
 
 double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
@@ -574,7 +605,7 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
     int reduce = d->store_reduce != PIPE_REDUCE_NONE;
     double latency_ns = reduce ? p->reduce_latency_ns : p->store_latency_ns;
     int64_t c = (int64_t)(p->tma_issue_ns * 1000);
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1, 1) +
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + c, d->store_bytes * (reduce ? 2u : 1u), 0, 1, 1, 0) +
                    (int64_t)((latency_ns - p->hbm_latency_ns) * 1000);
     if (done < s->now + c)
         done = s->now + c;
@@ -678,7 +709,7 @@ int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile)
             end = *drained;
     }
     int64_t issue = end;
-    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma, 1);
+    int64_t done = mem_transfer(s, sm, issue, bytes, 0, tma, 1, 0);
     pipe_emit(s, issue, done - issue, w, w->cta, TRACE_TMA_STORE, 0, tile, 0, 0, bytes, 0);
     if (done > w->store_done)
         w->store_done = done;

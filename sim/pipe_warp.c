@@ -103,7 +103,7 @@ static int64_t group_copy_commit(sim *s, warp *w, uint32_t wi, uint32_t j)
          * and writes its records and its consume's */
         if (j + 1 >= d->stages)
             cost = cost > (int64_t)(s->p->group_record_ns * 1000) ? cost - (int64_t)(s->p->group_record_ns * 1000) : 0;
-        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
+        done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1, 0);
         note_loads(s, s->cta[w->cta].sm);
         mbar_cp_event copy = {.op = MBAR_CP_COPY, .n = 16, .cg = 1};
         if (mbar_cpasync_step(&w->cp, &copy, &w->cp, NULL, fe) != ERR_OK)
@@ -190,7 +190,7 @@ static int64_t produce_cpasync(sim *s, warp *w)
     uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
     uint32_t bytes = d->copy_bytes / d->consumer_warps;
     int64_t cost = copy_step_end(s, w) - s->now;
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1);
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, bytes, tensors_l2_hit(s), 0, 1, 0);
     note_loads(s, s->cta[w->cta].sm);
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_CPASYNC_ISSUE, st, j, full_bar(s, st), k, bytes, 0);
     pipe_emit(s, s->now, done - s->now, w, w->cta, TRACE_TMA_FLIGHT, st, j, full_bar(s, st), k, bytes,
@@ -242,7 +242,8 @@ static int64_t produce_tma(sim *s, warp *w)
         uint32_t bytes = d->tensors[t].tx_bytes;
         uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
         cost += t ? (int64_t)(between * 1000) : 0;
-        int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1, s->l2_readers[t]);
+        double req = s->gemm ? 0 : pipe_box_requests(&d->tensors[t]) / (d->multicast ? d->cluster : 1);
+        int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1, s->l2_readers[t], req);
         if (done < after)
             done = after;
         pipe_emit(s, s->now + cost, 0, w, w->cta, TRACE_TMA_ISSUE, st, j, full_bar(s, st), k, slice,
@@ -287,7 +288,7 @@ static int64_t stas_expect(sim *s, warp *w)
 static int64_t stas_load(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
-    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0, 1);
+    int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now, d->copy_bytes, tensors_l2_hit(s), 0, 1, 0);
     note_loads(s, s->cta[w->cta].sm);
     int64_t loop = stas_loop_end(s, w);
     if (loop > done)

@@ -69,7 +69,8 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * worst, -50%, too fast in the model; corpus_0002_0106 (st_async, one stage, 12 CTAs
          * per SM) -42% (-53% before the st.async expect_tx came before its loop). The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
          * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
-         * (synchronization), the model 0.35 (latency) */
+         * (synchronization), the model 0.35 (latency). Seed 2's 0098 and 0079 read latency, as
+         * recorded, once L2 serves few requests per ns from a small footprint */
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.6 : 8.3);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.9 : 40.6);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 88.3 : 85.3);
