@@ -406,13 +406,17 @@ double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
 }
 
 /* A unit shared by the warps on it (share_set), in two levels: the unit's rate is split
- * equally among the groups with a warp on it, a group's share equally among its warps.
- * The math pipe of a sub-partition gives each warp its own group (the schedulers issue
- * from every ready warp in turn). The SM's port takes the sub-partitions as its groups:
- * it serves the loads of the four in turn, so a warp alone on its sub-partition reads
- * faster than two that share one (the fit half's traces at one CTA per SM: corpus_0001_0037
- * 328 ns against 431, scripts/read-share.py). The n warps' rates into rate[]. */
-static void share_rates(const uint32_t *group, uint32_t n, double *rate)
+ * equally among the groups with a warp on it, a group's share equally among its warps, or
+ * (in_order) whole to the warp of the group that came first. The SM's port takes the
+ * sub-partitions as its groups: it serves the loads of the four in turn, so a warp alone
+ * on its sub-partition reads faster than two that share one (the fit half's traces at one
+ * CTA per SM: corpus_0001_0037 328 ns against 431, scripts/read-share.py), and the warps
+ * of one sub-partition that read at once end together (0123's 8 warps 1049-1078 ns). A
+ * sub-partition's math pipe is one group taken in order: its warps come out of their math
+ * one after the other (0084, mma.sync, two warps per sub-partition: the second of each
+ * pair starts its next read 690-730 ns after the first, its math span 1070 ns). The n
+ * warps' rates into rate[] (group is in the order the warps came). */
+static void share_rates(const uint32_t *group, uint32_t n, int in_order, double *rate)
 {
     uint32_t groups = 0;
     for (uint32_t k = 0; k < n; k++) {
@@ -422,7 +426,7 @@ static void share_rates(const uint32_t *group, uint32_t n, double *rate)
             first &= !(o < k && group[o] == group[k]);
         }
         groups += first;
-        rate[k] = 1.0 / same;
+        rate[k] = in_order ? first : 1.0 / same;
     }
     for (uint32_t k = 0; k < n; k++)
         rate[k] /= groups;
@@ -432,17 +436,18 @@ static void share_rates(const uint32_t *group, uint32_t n, double *rate)
  * leaves when span < 0), letting go of each whose work is done; done[k] gets the ps after
  * the start at which the k-th of the original order finished (left unset if it did not).
  * Returns the ps it ran. */
-static double share_run(uint32_t *ws, uint32_t *group, double *left, uint8_t *n, double span, double *done)
+static double share_run(uint32_t *ws, uint32_t *group, double *left, uint8_t *n, int in_order, double span,
+                        double *done)
 {
     uint32_t idx[PIPE_SHARERS];
     for (uint32_t k = 0; k < *n; k++)
         idx[k] = k;
     double t = 0, rate[PIPE_SHARERS];
     while (*n && (span < 0 || t < span)) {
-        share_rates(group, *n, rate);
-        double step = left[0] / rate[0];
-        for (uint32_t k = 1; k < *n; k++)
-            if (left[k] / rate[k] < step)
+        share_rates(group, *n, in_order, rate);
+        double step = -1;
+        for (uint32_t k = 0; k < *n; k++)
+            if (rate[k] > 0 && (step < 0 || left[k] / rate[k] < step))
                 step = left[k] / rate[k];
         if (span >= 0 && t + step > span)
             step = span - t;
@@ -469,7 +474,8 @@ static void share_advance(share_set *sh, uint32_t q, int64_t t)
 {
     size_t at = (size_t)q * PIPE_SHARERS;
     if (sh->t[q] < t)
-        share_run(&sh->warps[at], &sh->group[at], &sh->left[at], &sh->n[q], (double)(t - sh->t[q]), NULL);
+        share_run(&sh->warps[at], &sh->group[at], &sh->left[at], &sh->n[q], sh->in_order, (double)(t - sh->t[q]),
+                  NULL);
     sh->t[q] = t;
 }
 
@@ -497,7 +503,7 @@ static int64_t share_join(sim *s, share_set *sh, uint32_t q, warp *w, double wor
         gs[k] = sh->group[at + k];
         left[k] = sh->left[at + k];
     }
-    share_run(ws, gs, left, &m, -1, done);
+    share_run(ws, gs, left, &m, sh->in_order, -1, done);
     int64_t mine = 0;
     for (uint32_t k = 0; k <= n; k++) {
         warp *o = &s->w[sh->warps[at + k]];
@@ -560,7 +566,7 @@ int64_t math_step_end(sim *s, warp *w)
                                              : pipe_math_pipe_cycles(d, p);
     int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->share_tail;
     w->share_floor = s->now + own > slots ? s->now + own : slots;
-    return share_join(s, &s->pipe, s->cta[w->cta].sm * 4 + w->smsp, w, pipe, (uint32_t)(w - s->w));
+    return share_join(s, &s->pipe, s->cta[w->cta].sm * 4 + w->smsp, w, pipe, 0);
 }
 
 /* The consumer's TMA store (or reduction) of iteration i's tile, with its trace span.

@@ -126,6 +126,7 @@ typedef struct warp {
  * warps on it now (PIPE_SHARERS at most), the ps of the unit's work each still needs, how
  * many, and when their remaining work was last brought up to date. */
 typedef struct share_set {
+    int in_order;                /* a group's share goes to its warp that came first, whole */
     uint32_t *warps, *group;     /* per warp on it: its group (share_join) */
     double *left;
     uint8_t *n;
