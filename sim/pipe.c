@@ -184,7 +184,7 @@ static int sim_alloc(sim *s, err_info *e)
     s->port_free = calloc(s->sms, sizeof(int64_t));
     s->issue_free = calloc((size_t)s->sms * 4, sizeof(int64_t));
     int shares = share_alloc(&s->pipe, (size_t)s->sms * 4) && share_alloc(&s->port, s->sms);
-    s->pipe.in_order = 1;
+    s->pipe.in_order = d->math == PIPE_MATH_MMA;
     s->sm_slots = calloc(s->sms, sizeof *s->sm_slots);
     s->smsp_next = calloc(s->sms, sizeof *s->smsp_next);
     s->gemm = d->math == PIPE_MATH_WGMMA;

@@ -412,10 +412,11 @@ double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
  * on its sub-partition reads faster than two that share one (the fit half's traces at one
  * CTA per SM: corpus_0001_0037 328 ns against 431, scripts/read-share.py), and the warps
  * of one sub-partition that read at once end together (0123's 8 warps 1049-1078 ns). A
- * sub-partition's math pipe is one group taken in order: its warps come out of their math
- * one after the other (0084, mma.sync, two warps per sub-partition: the second of each
- * pair starts its next read 690-730 ns after the first, its math span 1070 ns). The n
- * warps' rates into rate[] (group is in the order the warps came). */
+ * sub-partition's tensor pipe is one group taken in order: its mma.sync warps come out of
+ * their math one after the other (0084, two warps per sub-partition: the second of each
+ * pair starts its math 730-820 ns after the first, spans 1000-1214 ns); its FFMA warps
+ * share the pipe equally (0118, 0222: eight warps start their math within 30 ns and
+ * all spans 1086-1112 ns). The n warps' rates into rate[] (group in the order they came). */
 static void share_rates(const uint32_t *group, uint32_t n, int in_order, double *rate)
 {
     uint32_t groups = 0;
