@@ -109,6 +109,25 @@ static uint32_t first_wave_ctas(const pipe_desc *d, const pipe_params *p, uint32
 }
 
 /* ---------------------------------------------------------------- run */
+static int share_alloc(share_set *sh, size_t units)
+{
+    sh->warps = calloc(units * PIPE_SHARERS, sizeof *sh->warps);
+    sh->group = calloc(units * PIPE_SHARERS, sizeof *sh->group);
+    sh->left = calloc(units * PIPE_SHARERS, sizeof *sh->left);
+    sh->n = calloc(units, sizeof *sh->n);
+    sh->t = calloc(units, sizeof *sh->t);
+    return sh->warps && sh->group && sh->left && sh->n && sh->t;
+}
+
+static void share_free(share_set *sh)
+{
+    free(sh->warps);
+    free(sh->group);
+    free(sh->left);
+    free(sh->n);
+    free(sh->t);
+}
+
 static void sim_free(sim *s)
 {
     trace_free(&s->late);
@@ -123,9 +142,8 @@ static void sim_free(sim *s)
     free(s->loads_dram_served);
     free(s->port_free);
     free(s->issue_free);
-    free(s->pipe_warps);
-    free(s->pipe_n);
-    free(s->pipe_t);
+    share_free(&s->pipe);
+    share_free(&s->port);
     free(s->sm_slots);
     free(s->smsp_next);
     free(s->tensor_free);
@@ -166,9 +184,8 @@ static int sim_alloc(sim *s, err_info *e)
     s->loads_dram_served = calloc(s->sms, sizeof(int64_t));
     s->port_free = calloc(s->sms, sizeof(int64_t));
     s->issue_free = calloc((size_t)s->sms * 4, sizeof(int64_t));
-    s->pipe_warps = calloc((size_t)s->sms * 4 * PIPE_SHARERS, sizeof *s->pipe_warps);
-    s->pipe_n = calloc((size_t)s->sms * 4, sizeof *s->pipe_n);
-    s->pipe_t = calloc((size_t)s->sms * 4, sizeof *s->pipe_t);
+    int shares = share_alloc(&s->pipe, (size_t)s->sms * 4) && share_alloc(&s->port, s->sms);
+    s->pipe.in_order = d->math == PIPE_MATH_MMA;
     s->sm_slots = calloc(s->sms, sizeof *s->sm_slots);
     s->smsp_next = calloc(s->sms, sizeof *s->smsp_next);
     s->gemm = d->math == PIPE_MATH_WGMMA;
@@ -188,7 +205,7 @@ static int sim_alloc(sim *s, err_info *e)
     }
     trace_init(&s->late, TRACE_SRC_SIM);
     if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->loads_dram_served || !s->port_free ||
-        !s->sm_slots || !s->smsp_next || !s->issue_free || !s->pipe_warps || !s->pipe_n || !s->pipe_t)
+        !s->sm_slots || !s->smsp_next || !s->issue_free || !shares)
         return err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
     for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)
         s->stage_filled_since[st] = -1;

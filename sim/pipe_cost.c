@@ -488,86 +488,159 @@ double pipe_math_pipe_cycles(const pipe_desc *d, const pipe_params *p)
     return 0;
 }
 
+/* A unit shared by the warps on it (share_set), in two levels: the unit's rate is split
+ * equally among the groups with a warp on it, a group's share equally among its warps, or
+ * (in_order) whole to the warp of the group that came first. The SM's port takes the
+ * sub-partitions as its groups: it serves the loads of the four in turn, so a warp alone
+ * on its sub-partition reads faster than two that share one (the fit half's traces at one
+ * CTA per SM: corpus_0001_0037 328 ns against 431, scripts/read-share.py), and the warps
+ * of one sub-partition that read at once end together (0123's 8 warps 1049-1078 ns). A
+ * sub-partition's tensor pipe is one group taken in order: its mma.sync warps come out of
+ * their math one after the other (0084, two warps per sub-partition: the second of each
+ * pair starts its math 730-820 ns after the first, spans 1000-1214 ns); its FFMA warps
+ * share the pipe equally (0118, 0222: eight warps start their math within 30 ns and
+ * all spans 1086-1112 ns). The n warps' rates into rate[] (group in the order they came). */
+static void share_rates(const uint32_t *group, uint32_t n, int in_order, double *rate)
+{
+    uint32_t groups = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t same = 0, first = 1;
+        for (uint32_t o = 0; o < n; o++) {
+            same += group[o] == group[k];
+            first &= !(o < k && group[o] == group[k]);
+        }
+        groups += first;
+        rate[k] = in_order ? first : 1.0 / same;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        rate[k] /= groups;
+}
+
+/* Runs unit q's sharers forward by up to `span` ps of work-sharing (or until the last
+ * leaves when span < 0), letting go of each whose work is done; done[k] gets the ps after
+ * the start at which the k-th of the original order finished (left unset if it did not).
+ * Returns the ps it ran. */
+static double share_run(uint32_t *ws, uint32_t *group, double *left, uint8_t *n, int in_order, double span,
+                        double *done)
+{
+    uint32_t idx[PIPE_SHARERS];
+    for (uint32_t k = 0; k < *n; k++)
+        idx[k] = k;
+    double t = 0, rate[PIPE_SHARERS];
+    while (*n && (span < 0 || t < span)) {
+        share_rates(group, *n, in_order, rate);
+        double step = -1;
+        for (uint32_t k = 0; k < *n; k++)
+            if (rate[k] > 0 && (step < 0 || left[k] / rate[k] < step))
+                step = left[k] / rate[k];
+        if (span >= 0 && t + step > span)
+            step = span - t;
+        t += step;
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < *n; k++) {
+            left[k] -= step * rate[k];
+            if (left[k] > 0.5) {
+                ws[kept] = ws[k];
+                group[kept] = group[k];
+                idx[kept] = idx[k];
+                left[kept++] = left[k];
+            } else if (done) {
+                done[idx[k]] = t;
+            }
+        }
+        *n = (uint8_t)kept;
+    }
+    return t;
+}
+
+/* Brings the remaining work of unit q's warps up to time t. */
+static void share_advance(share_set *sh, uint32_t q, int64_t t)
+{
+    size_t at = (size_t)q * PIPE_SHARERS;
+    if (sh->t[q] < t)
+        share_run(&sh->warps[at], &sh->group[at], &sh->left[at], &sh->n[q], sh->in_order, (double)(t - sh->t[q]),
+                  NULL);
+    sh->t[q] = t;
+}
+
+/* Warp w comes to unit q in `group` with `work` ps of it to do (its share_floor and
+ * share_tail set): when each sharer's work ends if nobody else comes; the warps already
+ * on it end later now, their events are moved. A warp's stretch ends at that point plus
+ * its tail, or at its floor. Returns w's end. */
+static int64_t share_join(sim *s, share_set *sh, uint32_t q, warp *w, double work, uint32_t group)
+{
+    share_advance(sh, q, s->now);
+    if (work < 1 || sh->n[q] >= PIPE_SHARERS) {
+        int64_t alone = s->now + (int64_t)work + w->share_tail;
+        return alone > w->share_floor ? alone : w->share_floor;
+    }
+    size_t at = (size_t)q * PIPE_SHARERS;
+    uint32_t n = sh->n[q]++;
+    sh->warps[at + n] = (uint32_t)(w - s->w);
+    sh->group[at + n] = group;
+    sh->left[at + n] = work;
+    uint32_t ws[PIPE_SHARERS], gs[PIPE_SHARERS];
+    double left[PIPE_SHARERS], done[PIPE_SHARERS];
+    uint8_t m = sh->n[q];
+    for (uint32_t k = 0; k < m; k++) {
+        ws[k] = sh->warps[at + k];
+        gs[k] = sh->group[at + k];
+        left[k] = sh->left[at + k];
+    }
+    share_run(ws, gs, left, &m, sh->in_order, -1, done);
+    int64_t mine = 0;
+    for (uint32_t k = 0; k <= n; k++) {
+        warp *o = &s->w[sh->warps[at + k]];
+        int64_t end = s->now + (int64_t)done[k] + o->share_tail;
+        if (end < o->share_floor)
+            end = o->share_floor;
+        if (k == n) {
+            mine = end;
+            break;
+        }
+        o->gen++;
+        schedule_warp(s, sh->warps[at + k], end);
+    }
+    return mine;
+}
+
 /* A consumer's read of its stage: the warp issues its loads at its own pace while the SM's
- * port serves the wavefronts of every warp in turn; the port's work queues behind what
- * other warps left on it, the warp's issue runs alongside. Returns the read's end. */
-int64_t read_step_end(sim *s, const warp *w)
+ * port serves the wavefronts of every reading warp in turn (share_set: warps that read at
+ * once end their reads together, as the fit half's traces show them; a queue that served
+ * each read whole in turn would let the first readers go on to their math early). The
+ * last load's data comes smem_latency_cycles after it, the read's fold read_tail_cycles
+ * after that. Returns the read's end as it stands now. */
+int64_t read_step_end(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
-    uint32_t sm = s->cta[w->cta].sm;
-    int64_t port = (int64_t)(d->read_wavefronts * p->smem_cycles_per_wavefront * s->ps_per_cycle);
+    double port = d->read_wavefronts * p->smem_cycles_per_wavefront * s->ps_per_cycle;
     /* a warp's load costs it at least lsu_issue_cycles, a wide one its bytes at the
      * sub-partition's rate */
     double per_instr = (double)d->read_bytes / d->read_instructions / p->lsu_bytes_per_cycle_smsp;
     if (per_instr < p->lsu_issue_cycles)
         per_instr = p->lsu_issue_cycles;
     int64_t issue = (int64_t)(d->read_instructions * per_instr * s->ps_per_cycle);
-    int64_t served = (s->now > s->port_free[sm] ? s->now : s->port_free[sm]) + port;
-    s->port_free[sm] = served;
-    s->port_busy += (double)port;
+    s->port_busy += port;
     /* the checksum fold of the loaded words takes issue slots besides the loads */
     double words = (double)d->read_bytes / 128.0;
     int64_t own = issue_end(s, w, issue, d->read_instructions * p->read_issue_cycles + words * p->read_word_issue_cycles);
-    return (served > own ? served : own) + (int64_t)((p->smem_latency_cycles + p->read_tail_cycles) * s->ps_per_cycle);
+    w->share_tail = (int64_t)((p->smem_latency_cycles + p->read_tail_cycles) * s->ps_per_cycle);
+    w->share_floor = own + w->share_tail;
+    return share_join(s, &s->port, s->cta[w->cta].sm, w, port, w->smsp);
 }
 
-/* The sub-partition's math pipe shared by the warps whose math is on it: each of n warps
- * gets 1/n of the pipe (the schedulers issue from every ready warp in turn), so warps
- * that reach their math together end it together. Brings the remaining work of its
- * warps up to time t, letting go of those whose work is done. */
-static void pipe_advance(sim *s, uint32_t q, int64_t t)
-{
-    uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
-    while (s->pipe_n[q] && s->pipe_t[q] < t) {
-        uint32_t n = s->pipe_n[q];
-        double least = s->w[ws[0]].pipe_left;
-        for (uint32_t k = 1; k < n; k++)
-            if (s->w[ws[k]].pipe_left < least)
-                least = s->w[ws[k]].pipe_left;
-        double span = (double)(t - s->pipe_t[q]), step = least * n < span ? least : span / n;
-        s->pipe_t[q] = least * n < span ? s->pipe_t[q] + (int64_t)(least * n) : t;
-        uint32_t kept = 0;
-        for (uint32_t k = 0; k < n; k++) {
-            warp *o = &s->w[ws[k]];
-            o->pipe_left -= step;
-            if (o->pipe_left > 0.5)
-                ws[kept++] = ws[k];
-        }
-        s->pipe_n[q] = (uint8_t)kept;
-    }
-    s->pipe_t[q] = t;
-}
-
-/* When each sharer's work ends if nobody else comes: in order of the work left, the k-th
- * ends after the least k works, each shared by the warps still on the pipe. A warp's math
- * ends at that point plus its tail, or at its floor (its own chain, its issue slots). */
-static int64_t pipe_end_of(const sim *s, uint32_t q, const warp *w)
-{
-    const uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
-    uint32_t n = s->pipe_n[q];
-    double t = 0, mine = w->pipe_left;
-    for (uint32_t k = 0; k < n; k++) {
-        double o = s->w[ws[k]].pipe_left;
-        t += o < mine ? o : mine;
-    }
-    int64_t end = s->pipe_t[q] + (int64_t)t + w->math_tail;
-    return end > w->math_floor ? end : w->math_floor;
-}
-
-/* A consumer's math on its stage: the pipe time of its instructions on the shared pipe,
- * no sooner than its own dependent chain and its issue slots allow; the block's tail (the
- * accumulators' sum) follows. The warps already on the pipe end later now: their events
- * are moved. Returns the math's end. */
+/* A consumer's math on its stage: the pipe time of its instructions on the sub-partition's
+ * shared pipe, no sooner than its own dependent chain and its issue slots allow; the
+ * block's tail (the accumulators' sum) follows. Returns the math's end as it stands now. */
 int64_t math_step_end(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;
-    uint32_t q = s->cta[w->cta].sm * 4 + w->smsp;
     double pipe = pipe_math_pipe_cycles(d, p) * s->ps_per_cycle;
     int64_t own = (int64_t)(math_cycles(d, p) * s->ps_per_cycle);
     s->smsp_busy += pipe;
-    w->math_tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
+    w->share_tail = (int64_t)(p->math_tail_cycles * s->ps_per_cycle);
     /* an FFMA holds a busy sub-partition for ffma_cycles; an mma.sync holds it for its
      * tensor-pipe time: on busy sub-partitions the cycles are the sum of the tensor pipe's
      * active cycles and the other instructions' issue, not the larger of the two
@@ -575,22 +648,9 @@ int64_t math_step_end(sim *s, warp *w)
      * integer work of the generated code's mix beside mma.sync takes 0.97 of the sum) */
     double cycles = d->math == PIPE_MATH_FMA ? (double)d->math_amount * p->ffma_cycles
                                              : pipe_math_pipe_cycles(d, p);
-    int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->math_tail;
-    w->math_floor = s->now + own > slots ? s->now + own : slots;
-    pipe_advance(s, q, s->now);
-    uint32_t *ws = &s->pipe_warps[(size_t)q * PIPE_SHARERS];
-    if (pipe < 1 || s->pipe_n[q] >= PIPE_SHARERS) {
-        int64_t alone = s->now + (int64_t)pipe + w->math_tail;
-        return alone > w->math_floor ? alone : w->math_floor;
-    }
-    w->pipe_left = pipe;
-    ws[s->pipe_n[q]++] = (uint32_t)(w - s->w);
-    for (uint32_t k = 0; k + 1 < s->pipe_n[q]; k++) {
-        warp *o = &s->w[ws[k]];
-        o->gen++;
-        schedule_warp(s, ws[k], pipe_end_of(s, q, o));
-    }
-    return pipe_end_of(s, q, w);
+    int64_t slots = issue_cycles_end(s, w, 0, cycles) + w->share_tail;
+    w->share_floor = s->now + own > slots ? s->now + own : slots;
+    return share_join(s, &s->pipe, s->cta[w->cta].sm * 4 + w->smsp, w, pipe, 0);
 }
 
 /* The consumer's TMA store (or reduction) of iteration i's tile, with its trace span.

@@ -114,10 +114,25 @@ typedef struct warp {
     int64_t store_done;
     uint32_t gen;                /* its pending warp event is the one carrying this number */
     size_t math_slot;            /* the math span's trace event, its length set when it ends */
-    int64_t math_start, math_floor, math_tail; /* ps: start; the least end (own chain, issue); tail */
-    double pipe_left;            /* ps of the sub-partition's math pipe it still needs */
+    int64_t math_start;          /* ps: the math span's start (-1: none open) */
+    size_t read_slot;            /* the same for the read span */
+    int64_t read_start;
+    /* the stretch it spends on a shared unit (share_set): its least end (its own chain and
+     * issue, and the tail) and what follows its share of the unit; ps */
+    int64_t share_floor, share_tail;
     int64_t store_read_done;     /* wgmma epilogue: the TMA store has read the staging buffer */
 } warp;
+
+/* A unit that the warps on it share equally (each of n gets 1/n of it), per unit: the
+ * warps on it now (PIPE_SHARERS at most), the ps of the unit's work each still needs, how
+ * many, and when their remaining work was last brought up to date. */
+typedef struct share_set {
+    int in_order;                /* a group's share goes to its warp that came first, whole */
+    uint32_t *warps, *group;     /* per warp on it: its group (share_join) */
+    double *left;
+    uint8_t *n;
+    int64_t *t;
+} share_set;
 
 typedef struct cta_state {
     uint32_t sm, slot;           /* the SM and its CTA slot (0 .. ctas_per_sm - 1) */
@@ -147,11 +162,8 @@ typedef struct sim {
     int64_t *loads_dram_served;
     int64_t last_dram_served;    /* mem_transfer's last transfer: when its DRAM share was served */
     int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
-    /* per SM*4: the warps whose math shares the sub-partition's pipe now (PIPE_SHARERS at
-     * most each), how many, and when their remaining work was last brought up to date */
-    uint32_t *pipe_warps;
-    uint8_t *pipe_n;
-    int64_t *pipe_t;
+    share_set pipe;              /* per SM*4: the sub-partition's math pipe */
+    share_set port;              /* per SM: the shared-memory port, read by the consumers' loads */
     int64_t mem_free;
     /* math kind wgmma: each SM's tensor pipe, the GPU's L2 (a queue of its own beside DRAM's),
      * and per consumer warpgroup (its lead warp) the completion time of each group in flight,
@@ -282,7 +294,7 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
 double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p);
 double pipe_box_requests(const desc_tensor *ten);
 double tensors_l2_hit(const sim *s);
-int64_t read_step_end(sim *s, const warp *w);
+int64_t read_step_end(sim *s, warp *w);
 int64_t math_step_end(sim *s, warp *w);
 int64_t store_step(sim *s, warp *w, uint32_t i);
 int64_t wgmma_issue(sim *s, const warp *w, uint32_t i);

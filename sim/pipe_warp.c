@@ -352,19 +352,35 @@ static int64_t step_read(sim *s, warp *w)
     const pipe_desc *d = s->d;
     uint32_t i = w->cons_i, st = i % d->stages;
     w->state = ST_MATH;
+    w->read_start = -1;
     if (!d->read_wavefronts)
         return STEP_ON;
     int64_t end = read_step_end(s, w);
-    s->r->role[w->role].read_ns += (double)(end - s->now) / 1000.0;
-    pipe_emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
-              (uint32_t)d->read_bytes, 0);
+    /* the span is written now and its length when it ends: warps that come to the port
+     * later move its end */
+    w->read_start = s->now;
+    w->read_slot = pipe_emit(s, s->now, end - s->now, w, w->cta, TRACE_SMEM_READ, st, i, full_bar(s, st), i / d->stages,
+                             (uint32_t)d->read_bytes, 0);
     return end;
+}
+
+/* A span whose end others may have moved is over: its time and its trace event's length. */
+static void span_ended(sim *s, int64_t *start, size_t slot, double *role_ns)
+{
+    if (*start < 0)
+        return;
+    int64_t dur = s->now - *start;
+    *role_ns += (double)dur / 1000.0;
+    if (slot != NO_SLOT && !s->trace_failed)
+        s->tr->events[slot].dur_ns = (uint32_t)(dur > 0 ? (dur + 999) / 1000 : 0);
+    *start = -1;
 }
 
 static int64_t step_math(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
     uint32_t i = w->cons_i, st = i % d->stages;
+    span_ended(s, &w->read_start, w->read_slot, &s->r->role[w->role].read_ns);
     w->state = ST_STORE;
     w->math_slot = NO_SLOT;
     w->math_start = -1;
@@ -385,17 +401,9 @@ static int64_t step_math(sim *s, warp *w)
     return end;
 }
 
-/* The math span is over: its time and its trace event's length. */
 static void math_ended(sim *s, warp *w)
 {
-    if (w->math_start < 0)
-        return;
-    s->r->role[w->role].math_ns += (double)(s->now - w->math_start) / 1000.0;
-    if (w->math_slot != NO_SLOT && !s->trace_failed) {
-        int64_t dur = s->now - w->math_start;
-        s->tr->events[w->math_slot].dur_ns = (uint32_t)(dur > 0 ? (dur + 999) / 1000 : 0);
-    }
-    w->math_start = -1;
+    span_ended(s, &w->math_start, w->math_slot, &s->r->role[w->role].math_ns);
 }
 
 /* The last iteration of an output tile (math kind wgmma). */

@@ -285,16 +285,15 @@ Test(pipe, compute_bound_time_is_the_math)
                  (long long)r.kernel_ns, math_ns, step_ns);
 }
 
-/* The sub-partition's math pipe is shared by the warps whose math is on it: two warps that
- * reach their math together (8 consumer warps of one CTA: two per sub-partition, released
- * by the same full barrier) each get half of it and end together, after twice one warp's
- * pipe time, as the traced math spans of the H200 corpus show at 1.5-4 math warps per
- * sub-partition (a warp served after the other would end after one pipe time). */
-Test(pipe, warps_on_one_sub_partition_share_its_math_pipe)
+/* The first iteration's math spans of warps 1 and 5 (sub-partition 1; warp 0, which
+ * issues the stage's copies, starts later) of a one-CTA run of 8 consumer warps, two per
+ * sub-partition, released by the same full barrier; and one warp's pipe time in ns. */
+static void math_pair(const char *math, int64_t start[2], int64_t dur[2], double *pipe_ns)
 {
-    const char *text = "mode: multistage\nwarps: {consumer: 8}\nstages: 2\niterations: 2\ngrid: {ctas: 1}\n"
-                       "tensors:\n  - {dims: [4096, 4096], box: [64, 64], swizzle: 128b}\n"
-                       "consumer:\n  math: {kind: mma, amount: 1048576}\n";
+    char text[400];
+    snprintf(text, sizeof text,
+             "mode: multistage\nwarps: {consumer: 8}\nstages: 2\niterations: 2\ngrid: {ctas: 1}\n"
+             "tensors:\n  - {dims: [4096, 4096], box: [64, 64], swizzle: 128b}\nconsumer:\n  math: %s\n", math);
     pipe_desc d;
     parse(text, &d);
     trace t;
@@ -303,26 +302,52 @@ Test(pipe, warps_on_one_sub_partition_share_its_math_pipe)
     run(&d, &r, &t);
     pipe_params p;
     params_defaults("h100", &p, NULL);
-    double pipe_ns = 1048576.0 / p.mma_flops_per_cycle_smsp / pipe_plan_clock_ghz(&d, &p);
-    int64_t start[8] = {0}, dur[8] = {0};
+    *pipe_ns = pipe_math_pipe_cycles(&d, &p) / pipe_plan_clock_ghz(&d, &p);
     int seen = 0;
     for (size_t k = 0; k < t.count; k++) {
         const trace_event *ev = &t.events[k];
-        if (ev->kind == TRACE_MATH && ev->iteration == 0 && ev->warp < 8) {
-            start[ev->warp] = ev->t_ns;
-            dur[ev->warp] = ev->dur_ns;
+        if (ev->kind == TRACE_MATH && ev->iteration == 0 && (ev->warp == 1 || ev->warp == 5)) {
+            start[ev->warp == 5] = ev->t_ns;
+            dur[ev->warp == 5] = ev->dur_ns;
             seen++;
         }
     }
-    cr_assert_eq(seen, 8);
-    /* warps 1 and 5 run on sub-partition 1 (warp 0, which issues the stage's copies, starts later) */
-    cr_assert_leq(llabs(start[1] - start[5]), 1, "both start together: %lld, %lld", (long long)start[1],
-                  (long long)start[5]);
-    cr_assert_leq(llabs(dur[1] - dur[5]), 2, "and end together: %lld, %lld ns", (long long)dur[1], (long long)dur[5]);
-    cr_assert_geq(dur[1], 2 * pipe_ns, "span %lld ns vs twice the pipe time %.0f ns", (long long)dur[1], pipe_ns);
-    cr_assert_lt(dur[1], 2 * pipe_ns * 1.05 + 100, "span %lld ns vs twice the pipe time %.0f ns", (long long)dur[1],
-                 pipe_ns);
+    cr_assert_eq(seen, 2);
+    cr_assert_leq(llabs(start[0] - start[1]), 1, "both start together: %lld, %lld", (long long)start[0],
+                  (long long)start[1]);
     trace_free(&t);
+}
+
+/* FFMA warps share their sub-partition's pipe: two that reach their math together each get
+ * half of it and end together, after twice one warp's pipe time, as the traced math spans
+ * of the H200 corpus's fit half show (corpus_0001_0118, 0222: eight warps start within
+ * 30 ns, spans 1086-1112 ns; a warp served after the other would end after one pipe time). */
+Test(pipe, ffma_warps_on_one_sub_partition_share_its_pipe)
+{
+    int64_t start[2], dur[2];
+    double pipe_ns;
+    math_pair("{kind: fma, amount: 16384}", start, dur, &pipe_ns);
+    cr_assert_leq(llabs(dur[0] - dur[1]), 2, "and end together: %lld, %lld ns", (long long)dur[0], (long long)dur[1]);
+    cr_assert_geq(dur[0], 2 * pipe_ns, "span %lld ns vs twice the pipe time %.0f ns", (long long)dur[0], pipe_ns);
+    cr_assert_lt(dur[0], 2 * pipe_ns * 1.05 + 100, "span %lld ns vs twice the pipe time %.0f ns", (long long)dur[0],
+                 pipe_ns);
+}
+
+/* mma.sync warps take their sub-partition's tensor pipe in the order they come: the first
+ * ends after its own chain (a little over one pipe time, well short of the two an equal
+ * share gives), the second after two pipe times (corpus_0001_0084: the second warp of each
+ * pair starts its math 730-820 ns after the first). */
+Test(pipe, mma_warps_on_one_sub_partition_take_its_pipe_in_turn)
+{
+    int64_t start[2], dur[2];
+    double pipe_ns;
+    math_pair("{kind: mma, amount: 1048576}", start, dur, &pipe_ns);
+    int64_t first = dur[0] < dur[1] ? dur[0] : dur[1], second = dur[0] < dur[1] ? dur[1] : dur[0];
+    cr_assert_geq(first, pipe_ns, "first span %lld ns vs the pipe time %.0f ns", (long long)first, pipe_ns);
+    cr_assert_lt(first, pipe_ns * 1.5, "first span %lld ns vs the pipe time %.0f ns", (long long)first, pipe_ns);
+    cr_assert_geq(second, 2 * pipe_ns, "second span %lld ns vs twice the pipe time %.0f ns", (long long)second, pipe_ns);
+    cr_assert_lt(second, 2 * pipe_ns * 1.05 + 100, "second span %lld ns vs twice the pipe time %.0f ns",
+                 (long long)second, pipe_ns);
 }
 
 Test(pipe, more_stages_help_until_the_bottleneck_moves)
