@@ -45,14 +45,16 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        /* the largest error on the H200 is corpus_0001_0212 (-35%: a cluster of 2 at 5 CTAs
-         * per SM, one stage); corpus_0001_0009 (cp_async, 32 KiB stages) came down from -51%
-         * when the copy table's L1 misses were modelled, corpus_0001_0164 (a cluster of 16)
-         * from +40% with the later peers' arrives; the median 7.6 -> 6.4% with those and the
-         * st.async loop's L1 and expect_tx (the H100's 6.4 -> 6.2%, verdicts 82.4 -> 85.3%) */
-        cr_expect_leq(med, g ? 6.5 : 6.3, "median |error| of the test half");
-        cr_expect_leq(max, g ? 35.2 : 36.7, "largest |error| of the test half");
-        cr_expect_geq(agree, g ? 84.2 : 85.2, "verdict agreement with the recorded evidence");
+        /* the largest error on the H200 is corpus_0001_0186 (+45%: seven warps reading without
+         * math, kept in step by the shared port where the hardware's port is 83% busy; -9%
+         * before the port was shared among the warps reading at once); corpus_0001_0009
+         * (cp_async, 32 KiB stages) came down from -51% when the copy table's L1 misses were
+         * modelled, corpus_0001_0164 (a cluster of 16) from +40% with the later peers'
+         * arrives; the median 7.6 -> 6.2% with those, the st.async loop's L1 and expect_tx
+         * and the shared port (the H100's 6.4 -> 6.2%, verdicts 82.4 -> 85.3%) */
+        cr_expect_leq(med, g ? 6.3 : 6.3, "median |error| of the test half");
+        cr_expect_leq(max, g ? 44.8 : 36.7, "largest |error| of the test half");
+        cr_expect_geq(agree, g ? 86.8 : 85.2, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -70,10 +72,12 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * per SM) -42% (-53% before the st.async expect_tx came before its loop). The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
          * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
          * (synchronization), the model 0.35 (latency). Seed 2's 0098 and 0079 read latency, as
-         * recorded, once L2 serves few requests per ns from a small footprint */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.6 : 8.3);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.9 : 40.6);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 88.3 : 85.3);
+         * recorded, once L2 serves few requests per ns from a small footprint. The H100's
+         * median 8.3 -> 8.9% with the shared port (0002_0091 -3.9 -> +12.7%: eight cp.async
+         * warps without math whose reads the model keeps in step) */
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.6 : 9.0);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 48.6 : 40.6);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 90.8 : 85.3);
     }
     done(&r);
 }
@@ -87,9 +91,9 @@ Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
     run_result r = cli_run_bin(TMASIM_REL_BIN, "accuracy", "traces/h200/corpus-seed3 --split all --format json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 9.1);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 58.0);
-    cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 85.0);
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 8.6);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 54.8);
+    cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 86.9);
     done(&r);
 }
 
