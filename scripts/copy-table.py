@@ -18,8 +18,6 @@ import json, os, re, subprocess, sys
 
 import fitlib
 
-DTYPE = {'f32': 4, 'tf32': 4, 's32': 4, 'u32': 4, 'f64': 8, 'bf16': 2, 'f16': 2, 'u16': 2,
-         'u8': 1, 's8': 1, 'e4m3': 1, 'e5m2': 1}
 probe = sys.argv[1] if len(sys.argv) > 1 else 'traces/h200/probes/cptab'
 corpus = sys.argv[2] if len(sys.argv) > 2 else 'traces/h200/corpus'
 tmasim = os.environ.get('TMASIM', 'build/rel/tmasim')
@@ -28,7 +26,7 @@ tmasim = os.environ.get('TMASIM', 'build/rel/tmasim')
 def table_bytes(y):
     total = 0
     for t in re.finditer(r'dtype:\s*(\w+).*?box:\s*\[([\d, ]+)\]', y):
-        n = DTYPE[t.group(1)]
+        n = fitlib.DTYPE_BYTES[t.group(1)]
         for x in t.group(2).split(','):
             n *= int(x)
         total += n

@@ -8,6 +8,11 @@ import subprocess
 import sys
 
 
+# Bytes per element of the tensor dtypes a description may name (sim/tm.c, whole bytes).
+DTYPE_BYTES = {'u8': 1, 'u16': 2, 'f16': 2, 'bf16': 2, 'u32': 4, 's32': 4, 'f32': 4, 'f32ftz': 4,
+               'tf32': 4, 'tf32ftz': 4, 'u64': 8, 's64': 8, 'f64': 8}
+
+
 def die(msg):
     """Bad input: one line on stderr naming the script, exit status 2."""
     print(f'{os.path.basename(sys.argv[0])}: {msg}', file=sys.stderr)

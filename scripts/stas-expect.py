@@ -14,8 +14,7 @@ import os
 import re
 import tempfile
 
-from fitlib import descriptions,trace_events,pct,field,split_of,lstsq
-SIZE={'u8':1,'f16':2,'bf16':2,'f32':4}
+from fitlib import DTYPE_BYTES as SIZE, descriptions,trace_events,pct,field,split_of,lstsq
 for half in ('fit','test'):
   X=[];Y=[]
   for name,d in descriptions(['traces/h200/corpus'],half=half):

@@ -17,9 +17,7 @@ import os
 import re
 import sys
 
-from fitlib import descriptions, die, field, half_arg, pct
-
-SIZE = {'u8': 1, 'f16': 2, 'bf16': 2, 'f32': 4}
+from fitlib import DTYPE_BYTES as SIZE, descriptions, die, field, half_arg, pct
 
 half = half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus']
