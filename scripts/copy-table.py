@@ -21,6 +21,8 @@ import fitlib
 probe = sys.argv[1] if len(sys.argv) > 1 else 'traces/h200/probes/cptab'
 corpus = sys.argv[2] if len(sys.argv) > 2 else 'traces/h200/corpus'
 tmasim = os.environ.get('TMASIM', 'build/rel/tmasim')
+if not os.path.isdir(probe):
+    fitlib.die(f'PROBE: {probe!r} is not a directory')
 
 
 def table_bytes(y):

@@ -16,8 +16,9 @@ half = fitlib.half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus']
 tmasim = os.environ.get('TMASIM', 'build/rel/tmasim')
 REMOTE = 2   # the trace's remote-arrive flag (sim/trace.h TRACE_FLAG_REMOTE)
+kernels = fitlib.descriptions(dirs, half=half)
 print(f"{'kernel':18} {'cluster':>7} {'CTAs/SM':>7} {'consumers':>9}  after: 1st remote, 2nd, 3rd, local (ns, n)")
-for name, d in fitlib.descriptions(dirs, half=half):
+for name, d in kernels:
     y = open(os.path.join(d, name + '.yaml')).read()
     size = fitlib.field(y, r'cluster:\s*\{size:\s*(\d+), multicast:\s*true')
     tmt = os.path.join(d, name + '.tmt')
