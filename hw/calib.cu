@@ -1707,18 +1707,21 @@ int b_tma_rows(ctx &c, void *big)
         if (pitch > row)
             rows_x.push_back(rows), ns_y.push_back(nsa);
     }
-    /* the same, every SM at once, from fewer distinct boxes: 1-256 boxes of 32-byte rows
-     * (64 at a 64-byte pitch, 4 KiB of lines each) and of 128-byte rows (16 at 256) */
+    /* the same, every SM at once, from fewer distinct boxes of 2 KiB: 1-256 boxes of 32-byte
+     * rows (64 at a 64-byte pitch, 4 KiB of lines each) and of 128-byte rows (16 at 256), then
+     * rows that fill their lines (16-128 bytes at their own pitch: the box's bytes are its
+     * lines) and 64-byte rows at a 128-byte pitch */
+    const uint32_t geo[][2] = {{32, 64}, {128, 256}, {16, 16}, {32, 32}, {64, 64}, {128, 128}, {64, 128}};
     std::string hot;
-    for (int w = 0; w < 2; w++) {
-        const uint32_t row = w ? 128 : 32, pitch = 2 * row, rows = 2048 / row;
+    for (const auto &g : geo) {
+        const uint32_t row = g[0], pitch = g[1], rows = 2048 / row;
         CUtensorMap m;
         cuuint64_t dims[2] = {pitch / 4, (64ull << 20) / pitch}, strides[1] = {pitch};
         cuuint32_t box[2] = {row / 4, rows}, es[2] = {1, 1};
         if (cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, big, dims, strides, box, es,
                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                    CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
-            c.err = "cuTensorMapEncodeTiled (hot boxes)";
+            c.err = fmt("cuTensorMapEncodeTiled (hot boxes of %u-byte rows at %u)", row, pitch);
             return -1;
         }
         for (long long nb : {1ll, 2ll, 4ll, 8ll, 16ll, 32ll, 64ll, 256ll}) {
@@ -1731,8 +1734,14 @@ int b_tma_rows(ctx &c, void *big)
                 ra.push_back(quantile(pa, 0.5));
             }
             const double nsa = 2048 / quantile(ra, 0.5);
-            hot += fmt("%s%u-byte rows, %lld boxes (%lld KiB of lines): %.1f ns per box, %.0f requests per ns",
-                       hot.empty() ? "" : "; ", row, nb, nb * 4, nsa, c.sms * rows / nsa);
+            const long long lines_kib = nb * rows * pitch / 1024;
+            if (pitch == 2 * row)
+                hot += fmt("%s%u-byte rows, %lld boxes (%lld KiB of lines): %.1f ns per box, %.0f requests per ns",
+                           hot.empty() ? "" : "; ", row, nb, lines_kib, nsa, c.sms * rows / nsa);
+            else
+                hot += fmt("; %u-byte rows at a %u-byte pitch, %lld boxes (%lld KiB of lines): %.1f ns per box, "
+                           "%.0f requests per ns",
+                           row, pitch, nb, lines_kib, nsa, c.sms * rows / nsa);
         }
     }
     add1(c, "tma_rows", "tma_hot", "-", false, 0,

@@ -18,8 +18,9 @@ extern "C" {
 
 /* l2_share_bytes_per_ns[k] is the rate with 1 << k SMs reading each box */
 #define PARAMS_L2_SHARE_POINTS 6
-/* l2_requests_per_ns[k]: the GPU's L2 requests per ns when the boxes every SM loads come from
- * 2 KiB << k of distinct boxes (k = 7: 512 KiB or more) */
+/* l2_requests_*_per_ns[k]: the GPU's L2 requests per ns when the boxes every SM loads span
+ * 4 KiB << k of address (k = 7: 1024 KiB or more): rows that share their lines, 64-byte and
+ * 128-byte rows with lines of their own */
 #define PARAMS_L2_REQ_POINTS 8
 #define PARAMS_L2_RESIDENT_POINTS 5
 /* the st.async trip by source: L1, L2, DRAM */
@@ -150,7 +151,9 @@ typedef struct pipe_params {
      * 1, 2, 4, 8, 16 or 32 SMs at about the same time: the GEMM
      * operands' copies, each tile of which 8-16 SMs load */
     double l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS];
-    double l2_requests_per_ns[PARAMS_L2_REQ_POINTS];
+    double l2_requests_shared_per_ns[PARAMS_L2_REQ_POINTS];
+    double l2_requests_r64_per_ns[PARAMS_L2_REQ_POINTS];
+    double l2_requests_r128_per_ns[PARAMS_L2_REQ_POINTS];
 } pipe_params;
 
 typedef struct params_info {

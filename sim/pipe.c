@@ -170,8 +170,8 @@ static int sim_alloc(sim *s, err_info *e)
     for (uint32_t t = 0; t < d->ntensors; t++) {
         s->l2_hit[t] = pipe_l2_hit(d, t, p);
         s->l2_readers[t] = d->math == PIPE_MATH_WGMMA ? pipe_gemm_readers(d, t ? WG_B : WG_A) : 1;
+        s->l2_req_rate[t] = pipe_l2_request_rate(d, p, t);
     }
-    s->l2_req_rate = pipe_l2_request_rate(d, p);
     size_t heap_cap = (size_t)d->ctas * (per + (size_t)d->stages * (d->ntensors * d->cluster + per) + 4) + 64;
     s->h.v = malloc(heap_cap * sizeof *s->h.v);
     s->h.cap = heap_cap;

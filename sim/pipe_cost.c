@@ -292,11 +292,11 @@ double pipe_box_requests(const desc_tensor *ten)
 
 /* One copy's transfer: the SM's TMA unit (use_tma) or its cp.async / ld.global intake, the
  * L2 and DRAM shares of the whole GPU, then the latency. l2_readers: for the GEMM's copies,
- * how many SMs read the same bytes at about the same time (1 for stores). requests: a
- * tensor box's L2 requests (pipe_box_requests; 0 where not a box load): the GPU serves
- * s->l2_req_rate of them per ns, whatever their bytes. */
+ * how many SMs read the same bytes at about the same time (1 for stores). request_ns: the
+ * GPU's time for a tensor box's L2 requests (pipe_box_requests over its tensor's
+ * s->l2_req_rate, whatever their bytes; 0 where not a box load). */
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers,
-                     double requests)
+                     double request_ns)
 {
     const pipe_params *p = s->p;
     int64_t t = start;
@@ -328,7 +328,7 @@ int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double 
         s->hbm_busy += hbm_ps;
         served = s->mem_free > s->l2_free ? s->mem_free : s->l2_free;
     } else {
-        double req_ps = requests * 1000.0 / s->l2_req_rate;
+        double req_ps = request_ns * 1000.0;
         s->mem_free = g + (int64_t)(hbm_ps + l2_ps > req_ps ? hbm_ps + l2_ps : req_ps);
         s->hbm_busy += hbm_ps + l2_ps;
         served = s->mem_free;
@@ -397,21 +397,59 @@ static double tiles_footprint(const pipe_desc *d)
     return footprint;
 }
 
-/* The GPU's L2 request rate for the boxes this grid loads: the fewer distinct bytes they come
- * from, the fewer L2 slices serve them (tmahw calibrate --only tma_rows, tma_hot): the
- * measured points over 2 KiB << k, linear in log2 of the bytes between them. */
-double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p)
+/* The bytes of address one box of the tensor spans: its rows at the tensor's pitch (its own
+ * bytes where the rows follow each other). */
+static double box_span(const desc_tensor *ten, double row, double pitch)
 {
-    double kib = tiles_footprint(d) / 1024.0;
-    const double at[PARAMS_L2_REQ_POINTS] = {2, 4, 8, 16, 32, 64, 128, 512};
+    return (double)ten->tx_bytes / row * (pitch > row ? pitch : row);
+}
+
+/* The bytes of address the whole tensor spans: the most its boxes can. */
+static double tensor_span(const desc_tensor *ten, double pitch)
+{
+    double rows = 1;
+    for (uint32_t k = 1; k < ten->map.rank; k++)
+        rows *= (double)ten->map.dims[k];
+    return rows * pitch;
+}
+
+/* A measured table over 4 KiB << k of span (k = 0..6, then 1024 KiB) read at kib, linear in
+ * log2 of the bytes between points. */
+static double req_table(const double *v, double kib)
+{
+    const double at[PARAMS_L2_REQ_POINTS] = {4, 8, 16, 32, 64, 128, 256, 1024};
     if (kib <= at[0])
-        return p->l2_requests_per_ns[0];
+        return v[0];
     for (int k = 1; k < PARAMS_L2_REQ_POINTS; k++)
         if (kib < at[k]) {
             double f = log2(kib / at[k - 1]) / log2(at[k] / at[k - 1]);
-            return p->l2_requests_per_ns[k - 1] + f * (p->l2_requests_per_ns[k] - p->l2_requests_per_ns[k - 1]);
+            return v[k - 1] + f * (v[k] - v[k - 1]);
         }
-    return p->l2_requests_per_ns[PARAMS_L2_REQ_POINTS - 1];
+    return v[PARAMS_L2_REQ_POINTS - 1];
+}
+
+/* The GPU's L2 request rate for tensor t's boxes (tmahw calibrate --only tma_rows, tma_hot):
+ * the less address the grid's boxes of it span, the fewer L2 slices serve them. Rows that
+ * share their lines (a pitch under 128 bytes) follow one table whatever their width (16-64
+ * bytes measured), and so do rows under 64 bytes at any pitch (unmeasured: the fit half's
+ * 32-byte rows at a 256-byte pitch are not served faster); rows of 64 bytes or more with
+ * lines of their own are served faster, 64-byte rows faster per request than 128-byte ones
+ * (rows between by their bytes). */
+double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p, uint32_t t)
+{
+    const desc_tensor *ten = &d->tensors[t];
+    double row = (double)ten->map.box[0] * tm_dtype_get(ten->map.dtype)->bits / 8.0;
+    if (row <= 0)
+        return p->l2_requests_shared_per_ns[PARAMS_L2_REQ_POINTS - 1];
+    double pitch = ten->map.rank > 1 ? (double)ten->map.strides[0] : row;
+    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
+    double boxes = groups * d->iterations, tiles = tiles_of(ten);
+    double span = (boxes < tiles ? boxes : tiles) * box_span(ten, row, pitch), all = tensor_span(ten, pitch);
+    double kib = (span < all ? span : all) / 1024.0;
+    if (pitch < 128 || row < 64)
+        return req_table(p->l2_requests_shared_per_ns, kib);
+    double f = row <= 64 ? 0 : row >= 128 ? 1 : (row - 64) / 64.0;
+    return (1 - f) * req_table(p->l2_requests_r64_per_ns, kib) + f * req_table(p->l2_requests_r128_per_ns, kib);
 }
 
 double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)

@@ -181,7 +181,7 @@ typedef struct sim {
     double hbm_busy, tma_busy, port_busy, smsp_busy;
     double dram_bytes, l2_bytes;     /* moved from DRAM; through L2 (hits and misses) */
     double l2_hit[DESC_MAX_TENSORS]; /* pipe_l2_hit of each tensor */
-    double l2_req_rate;          /* pipe_l2_request_rate of the description: L2 requests per ns */
+    double l2_req_rate[DESC_MAX_TENSORS]; /* pipe_l2_request_rate of each tensor: L2 requests per ns */
     double l2_readers[DESC_MAX_TENSORS]; /* GEMM: SMs loading each tile at once (pipe_gemm_readers) */
     /* st_async: per trip of the copy loop, its cost by source (L1, L2, DRAM) at one producer
      * warp per SM, weighted by the share of its bytes each source serves (stas_prepare);
@@ -288,10 +288,10 @@ void note_loads(sim *s, uint32_t sm);
 int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t);
 double remote_arrive_next_ns(const sim *s);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers,
-                     double requests);
-/* the L2 requests of one box of the tensor (mem_transfer's requests), and the GPU's rate for
- * them given the bytes of the boxes the grid cycles through */
-double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p);
+                     double request_ns);
+/* the L2 requests of one box of the tensor, and the GPU's rate for tensor t's requests given
+ * the lines its boxes touch (mem_transfer's request_ns is their quotient) */
+double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p, uint32_t t);
 double pipe_box_requests(const desc_tensor *ten);
 double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, warp *w);

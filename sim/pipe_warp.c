@@ -242,7 +242,8 @@ static int64_t produce_tma(sim *s, warp *w)
         uint32_t bytes = d->tensors[t].tx_bytes;
         uint32_t slice = d->multicast ? bytes / d->cluster : bytes;
         cost += t ? (int64_t)(between * 1000) : 0;
-        double req = s->gemm ? 0 : pipe_box_requests(&d->tensors[t]) / (d->multicast ? d->cluster : 1);
+        double req = s->gemm ? 0
+                              : pipe_box_requests(&d->tensors[t]) / (d->multicast ? d->cluster : 1) / s->l2_req_rate[t];
         int64_t done = mem_transfer(s, s->cta[w->cta].sm, s->now + cost, slice, s->l2_hit[t], 1, s->l2_readers[t], req);
         if (done < after)
             done = after;
