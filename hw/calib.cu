@@ -1710,8 +1710,8 @@ int b_tma_rows(ctx &c, void *big)
     /* the same, every SM at once, from fewer distinct boxes of 2 KiB: 1-256 boxes of 32-byte
      * rows (64 at a 64-byte pitch, 4 KiB of lines each) and of 128-byte rows (16 at 256), then
      * rows that fill their lines (16-128 bytes at their own pitch: the box's bytes are its
-     * lines) and 64-byte rows at a 128-byte pitch */
-    const uint32_t geo[][2] = {{32, 64}, {128, 256}, {16, 16}, {32, 32}, {64, 64}, {128, 128}, {64, 128}};
+     * lines), 64-byte rows at a 128-byte pitch and 32-byte rows at 128 and 256 */
+    const uint32_t geo[][2] = {{32, 64}, {128, 256}, {16, 16}, {32, 32}, {64, 64}, {128, 128}, {64, 128}, {32, 128}, {32, 256}};
     std::string hot;
     for (const auto &g : geo) {
         const uint32_t row = g[0], pitch = g[1], rows = 2048 / row;

@@ -19,8 +19,8 @@ extern "C" {
 /* l2_share_bytes_per_ns[k] is the rate with 1 << k SMs reading each box */
 #define PARAMS_L2_SHARE_POINTS 6
 /* l2_requests_*_per_ns[k]: the GPU's L2 requests per ns when the boxes every SM loads span
- * 4 KiB << k of address (k = 7: 1024 KiB or more): rows that share their lines, 64-byte and
- * 128-byte rows with lines of their own */
+ * 4 KiB << k of address (k = 7: 1024 KiB or more): rows that share their lines, rows under
+ * 128 bytes with lines of their own, 128-byte rows */
 #define PARAMS_L2_REQ_POINTS 8
 #define PARAMS_L2_RESIDENT_POINTS 5
 /* the st.async trip by source: L1, L2, DRAM */
@@ -152,7 +152,7 @@ typedef struct pipe_params {
      * operands' copies, each tile of which 8-16 SMs load */
     double l2_share_bytes_per_ns[PARAMS_L2_SHARE_POINTS];
     double l2_requests_shared_per_ns[PARAMS_L2_REQ_POINTS];
-    double l2_requests_r64_per_ns[PARAMS_L2_REQ_POINTS];
+    double l2_requests_own_per_ns[PARAMS_L2_REQ_POINTS];
     double l2_requests_r128_per_ns[PARAMS_L2_REQ_POINTS];
 } pipe_params;
 
