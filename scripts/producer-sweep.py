@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The generated loops' step per stage, timed without recording: producer-bound pipelines
+(8 stages, one consumer warp without reads or math, boxes of 2 KiB re-read from an 8 KiB
+tensor that stays in L2) at 100 and 300 iterations; the difference of their kernel times
+over 200 is one stage of the loop, free of launch, fill and drain. Variants: the mode
+(warp_specialized, multistage, cp_async, st_async), 1-3 tensors (each extra tensor adds one
+copy-to-copy step), multicast in clusters of 2, four FFMA consumer warps (one on the
+producer's sub-partition), and 4 CTAs per SM.
+
+    scripts/producer-sweep.py write DIR          write the descriptions
+    scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
+                                                 per-stage ns: the GPU's (NAME.json kernel_ns,
+                                                 and kernel_rec_ns, the recorded launch) beside
+                                                 the simulator's (tmasim sim --gpu from
+                                                 meta.json's GPU)
+
+DIR for slopes: a recording of those descriptions (hw/corpus-record.sh DIR NAME)."""
+import json
+import os
+import subprocess
+import sys
+
+from fitlib import die
+
+TENSOR = '  - {{name: {}, dtype: bf16, dims: [64, 64], box: [16, 64], swizzle: none}}'
+VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
+    'ws_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, '', 'none', 1),
+    'ws_t2': ('warp_specialized', '{producer: 1, consumer: 1}', 2, '', 'none', 1),
+    'ws_t3': ('warp_specialized', '{producer: 1, consumer: 1}', 3, '', 'none', 1),
+    'ms_t1': ('multistage', '{consumer: 1}', 1, '', 'none', 1),
+    'ms_t2': ('multistage', '{consumer: 1}', 2, '', 'none', 1),
+    'ms_t3': ('multistage', '{consumer: 1}', 3, '', 'none', 1),
+    'wsmc_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'cluster: {size: 2, multicast: true}\n', 'none', 1),
+    'wsmc_t2': ('warp_specialized', '{producer: 1, consumer: 1}', 2, 'cluster: {size: 2, multicast: true}\n', 'none', 1),
+    'cp_t1': ('cp_async', '{consumer: 1}', 1, 'cpasync: {sync: wait_prior}\n', 'none', 1),
+    'cp_t2': ('cp_async', '{consumer: 1}', 2, 'cpasync: {sync: wait_prior}\n', 'none', 1),
+    'st_t1': ('st_async', '{producer: 1, consumer: 1}', 1, 'cluster: {size: 2, multicast: false}\n', 'none', 1),
+    'wsfma_t1': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'fma', 1),
+    'wsfma_t2': ('warp_specialized', '{producer: 1, consumer: 4}', 2, '', 'fma', 1),
+    'ws4_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, '', 'none', 4),
+}
+ITERS = (100, 300)
+
+
+def description(name, v, iters):
+    mode, warps, nt, extra, math, per = v
+    cluster = extra if extra.startswith('cluster') else ''
+    other = extra if not cluster else ''
+    tensors = '\n'.join(TENSOR.format('ABC'[t]) for t in range(nt))
+    amount = ', amount: 64' if math != 'none' else ''
+    return (f'# scripts/producer-sweep.py: {name}\nname: p_{name}_i{iters}\nmode: {mode}\n'
+            f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: 8\n'
+            f'iterations: {iters}\ntensors:\n{tensors}\n{other}consumer:\n  math: {{kind: {math}{amount}}}\n')
+
+
+def write(d):
+    os.makedirs(d, exist_ok=True)
+    for name, v in VARIANTS.items():
+        for it in ITERS:
+            with open(os.path.join(d, f'p_{name}_i{it}.yaml'), 'w') as f:
+                f.write(description(name, v, it))
+
+
+def slopes(d, tmasim, extra):
+    meta = os.path.join(d, 'meta.json')
+    if not os.path.isfile(meta):
+        die(f'DIR: {d!r} has no meta.json (a recording by hw/corpus-record.sh)')
+    gpu = 'h200' if 'H200' in json.load(open(meta)).get('gpu', '') else 'h100'
+    print(f'{"variant":9s} {"gpu ns/stage":>12s} {"recorded":>9s} {"sim":>7s} {"sim/gpu":>8s}')
+    for name in VARIANTS:
+        got = []
+        for it in ITERS:
+            base = os.path.join(d, f'p_{name}_i{it}')
+            if not os.path.isfile(base + '.json'):
+                break
+            rec = json.load(open(base + '.json'))
+            out = subprocess.run([tmasim, 'sim', base + '.yaml', '--gpu', gpu, '--format', 'json'] + extra,
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                die(f'{base}.yaml: tmasim sim: {out.stderr.strip()}')
+            got.append((rec['kernel_ns'], rec['kernel_rec_ns'], json.loads(out.stdout)['kernel_ns']))
+        if len(got) < 2:
+            print(f'{name:9s} (not recorded)')
+            continue
+        hw, rec, sim = ((got[1][k] - got[0][k]) / (ITERS[1] - ITERS[0]) for k in range(3))
+        print(f'{name:9s} {hw:12.1f} {rec:9.1f} {sim:7.1f} {sim / hw:8.3f}')
+
+
+if len(sys.argv) < 3 or sys.argv[1] not in ('write', 'slopes'):
+    die('usage: producer-sweep.py write DIR | slopes DIR [TMASIM [--params FILE]]')
+if sys.argv[1] == 'write':
+    write(sys.argv[2])
+else:
+    tm = sys.argv[3] if len(sys.argv) > 3 else 'build/rel/tmasim'
+    if not os.access(tm, os.X_OK):
+        die(f'TMASIM: {tm!r} is not an executable (make build/rel/tmasim)')
+    slopes(sys.argv[2], tm, sys.argv[4:])
