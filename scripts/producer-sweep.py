@@ -5,7 +5,8 @@ tensor that stays in L2) at 100 and 300 iterations; the difference of their kern
 over 200 is one stage of the loop, free of launch, fill and drain. Variants: the mode
 (warp_specialized, multistage, cp_async, st_async), 1-3 tensors (each extra tensor adds one
 copy-to-copy step), multicast in clusters of 2, four FFMA consumer warps (one on the
-producer's sub-partition), and 4 CTAs per SM.
+producer's sub-partition), 4 CTAs per SM, and neighbours: 2-7 consumer warps reading the
+stage, or 2-4 issuing mma.sync (names n_*).
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -23,6 +24,7 @@ import sys
 from fitlib import die
 
 TENSOR = '  - {{name: {}, dtype: bf16, dims: [64, 64], box: [16, 64], swizzle: none}}'
+READS = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 2}\n'
 VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
     'ws_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, '', 'none', 1),
     'ws_t2': ('warp_specialized', '{producer: 1, consumer: 1}', 2, '', 'none', 1),
@@ -38,6 +40,12 @@ VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
     'wsfma_t1': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'fma', 1),
     'wsfma_t2': ('warp_specialized', '{producer: 1, consumer: 4}', 2, '', 'fma', 1),
     'ws4_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, '', 'none', 4),
+    # neighbours: consumer warps reading the stage (16-byte rows, twice) or issuing mma.sync
+    'rd2': ('warp_specialized', '{producer: 1, consumer: 2}', 1, READS, 'none', 1),
+    'rd4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, READS, 'none', 1),
+    'rd7': ('warp_specialized', '{producer: 1, consumer: 7}', 1, READS, 'none', 1),
+    'mma2': ('warp_specialized', '{producer: 1, consumer: 2}', 1, '', 'mma', 1),
+    'mma4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'mma', 1),
 }
 ITERS = (100, 300)
 
@@ -45,19 +53,22 @@ ITERS = (100, 300)
 def description(name, v, iters):
     mode, warps, nt, extra, math, per = v
     cluster = extra if extra.startswith('cluster') else ''
-    other = extra if not cluster else ''
+    reads = extra if extra.startswith('  reads') else ''
+    other = extra if not cluster and not reads else ''
     tensors = '\n'.join(TENSOR.format('ABC'[t]) for t in range(nt))
-    amount = ', amount: 64' if math != 'none' else ''
-    return (f'# scripts/producer-sweep.py: {name}\nname: p_{name}_i{iters}\nmode: {mode}\n'
+    amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[math]
+    prefix = 'n' if name.startswith(('rd', 'mma')) else 'p'
+    return (f'# scripts/producer-sweep.py: {name}\nname: {prefix}_{name}_i{iters}\nmode: {mode}\n'
             f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: 8\n'
-            f'iterations: {iters}\ntensors:\n{tensors}\n{other}consumer:\n  math: {{kind: {math}{amount}}}\n')
+            f'iterations: {iters}\ntensors:\n{tensors}\n{other}consumer:\n{reads}  math: {{kind: {math}{amount}}}\n')
 
 
 def write(d):
     os.makedirs(d, exist_ok=True)
     for name, v in VARIANTS.items():
         for it in ITERS:
-            with open(os.path.join(d, f'p_{name}_i{it}.yaml'), 'w') as f:
+            prefix = 'n' if name.startswith(('rd', 'mma')) else 'p'
+            with open(os.path.join(d, f'{prefix}_{name}_i{it}.yaml'), 'w') as f:
                 f.write(description(name, v, it))
 
 
@@ -70,7 +81,7 @@ def slopes(d, tmasim, extra):
     for name in VARIANTS:
         got = []
         for it in ITERS:
-            base = os.path.join(d, f'p_{name}_i{it}')
+            base = os.path.join(d, f"{'n' if name.startswith(('rd', 'mma')) else 'p'}_{name}_i{it}")
             if not os.path.isfile(base + '.json'):
                 break
             rec = json.load(open(base + '.json'))
