@@ -50,6 +50,11 @@ VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
 ITERS = (100, 300)
 
 
+def stem(name, iters):
+    """The description's name: n_ for the neighbour variants, p_ for the others."""
+    return f"{'n' if name.startswith(('rd', 'mma')) else 'p'}_{name}_i{iters}"
+
+
 def description(name, v, iters):
     mode, warps, nt, extra, math, per = v
     cluster = extra if extra.startswith('cluster') else ''
@@ -57,8 +62,7 @@ def description(name, v, iters):
     other = extra if not cluster and not reads else ''
     tensors = '\n'.join(TENSOR.format('ABC'[t]) for t in range(nt))
     amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[math]
-    prefix = 'n' if name.startswith(('rd', 'mma')) else 'p'
-    return (f'# scripts/producer-sweep.py: {name}\nname: {prefix}_{name}_i{iters}\nmode: {mode}\n'
+    return (f'# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {mode}\n'
             f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: 8\n'
             f'iterations: {iters}\ntensors:\n{tensors}\n{other}consumer:\n{reads}  math: {{kind: {math}{amount}}}\n')
 
@@ -67,8 +71,7 @@ def write(d):
     os.makedirs(d, exist_ok=True)
     for name, v in VARIANTS.items():
         for it in ITERS:
-            prefix = 'n' if name.startswith(('rd', 'mma')) else 'p'
-            with open(os.path.join(d, f'{prefix}_{name}_i{it}.yaml'), 'w') as f:
+            with open(os.path.join(d, stem(name, it) + '.yaml'), 'w') as f:
                 f.write(description(name, v, it))
 
 
@@ -81,7 +84,7 @@ def slopes(d, tmasim, extra):
     for name in VARIANTS:
         got = []
         for it in ITERS:
-            base = os.path.join(d, f"{'n' if name.startswith(('rd', 'mma')) else 'p'}_{name}_i{it}")
+            base = os.path.join(d, stem(name, it))
             if not os.path.isfile(base + '.json'):
                 break
             rec = json.load(open(base + '.json'))
