@@ -5,8 +5,9 @@ tensor that stays in L2) at 100 and 300 iterations; the difference of their kern
 over 200 is one stage of the loop, free of launch, fill and drain. Variants: the mode
 (warp_specialized, multistage, cp_async, st_async), 1-3 tensors (each extra tensor adds one
 copy-to-copy step), multicast in clusters of 2, four FFMA consumer warps (one on the
-producer's sub-partition), 4 CTAs per SM, and neighbours: 2-7 consumer warps reading the
-stage, or 2-4 issuing mma.sync (names n_*).
+producer's sub-partition), 4 CTAs per SM, neighbours: 2-7 consumer warps reading the
+stage, or 2-4 issuing mma.sync (names n_*), and sharing: 3-15 idle or FFMA consumer warps,
+1-8 CTAs per SM on an 8 MiB tensor (names s_*).
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -46,21 +47,38 @@ VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
     'rd7': ('warp_specialized', '{producer: 1, consumer: 7}', 1, READS, 'none', 1),
     'mma2': ('warp_specialized', '{producer: 1, consumer: 2}', 1, '', 'mma', 1),
     'mma4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'mma', 1),
+    # sharing: 3-15 consumer warps without reads or math (0-3 of them on the producer's
+    # sub-partition, warp w on w % 4), the same with FFMA, and 1-8 CTAs per SM each reading
+    # its own boxes of an 8 MiB tensor (4096 boxes, no hot box) (names s_*)
+    'idle3': ('warp_specialized', '{producer: 1, consumer: 3}', 1, '', 'none', 1),
+    'idle4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'none', 1),
+    'idle8': ('warp_specialized', '{producer: 1, consumer: 8}', 1, '', 'none', 1),
+    'idle15': ('warp_specialized', '{producer: 1, consumer: 15}', 1, '', 'none', 1),
+    'fma3': ('warp_specialized', '{producer: 1, consumer: 3}', 1, '', 'fma', 1),
+    'fma8': ('warp_specialized', '{producer: 1, consumer: 8}', 1, '', 'fma', 1),
+    'fma15': ('warp_specialized', '{producer: 1, consumer: 15}', 1, '', 'fma', 1),
+    'big1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 1),
+    'big2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 2),
+    'big4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 4),
+    'big8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 8),
 }
+BIG = '  - {{name: {}, dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: none}}'
+SHARING = ('idle', 'fma3', 'fma8', 'fma15', 'big')
 ITERS = (100, 300)
 
 
 def stem(name, iters):
     """The description's name: n_ for the neighbour variants, p_ for the others."""
-    return f"{'n' if name.startswith(('rd', 'mma')) else 'p'}_{name}_i{iters}"
+    prefix = 'n' if name.startswith(('rd', 'mma')) else 's' if name.startswith(SHARING) else 'p'
+    return f"{prefix}_{name}_i{iters}"
 
 
 def description(name, v, iters):
     mode, warps, nt, extra, math, per = v
     cluster = extra if extra.startswith('cluster') else ''
     reads = extra if extra.startswith('  reads') else ''
-    other = extra if not cluster and not reads else ''
-    tensors = '\n'.join(TENSOR.format('ABC'[t]) for t in range(nt))
+    other = extra if not cluster and not reads and extra != 'big' else ''
+    tensors = '\n'.join((BIG if extra == 'big' else TENSOR).format('ABC'[t]) for t in range(nt))
     amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[math]
     return (f'# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {mode}\n'
             f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: 8\n'
