@@ -15,12 +15,17 @@ stage, or 2-4 issuing mma.sync (names n_*), and sharing: 3-15 idle or FFMA consu
                                                  and kernel_rec_ns, the recorded launch) beside
                                                  the simulator's (tmasim sim --gpu from
                                                  meta.json's GPU)
+    scripts/producer-sweep.py share DIR [TMASIM] produce_share_factor: the value (0-1, steps of
+                                                 0.05) whose simulated stages best match the
+                                                 sharing variants' (least squares of the log)
 
 DIR for slopes: a recording of those descriptions (hw/corpus-record.sh DIR NAME)."""
 import json
+import math
 import os
 import subprocess
 import sys
+import tempfile
 
 from fitlib import die
 
@@ -93,37 +98,75 @@ def write(d):
                 f.write(description(name, v, it))
 
 
-def slopes(d, tmasim, extra):
+def gpu_set(d):
     meta = os.path.join(d, 'meta.json')
     if not os.path.isfile(meta):
         die(f'DIR: {d!r} has no meta.json (a recording by hw/corpus-record.sh)')
-    gpu = 'h200' if 'H200' in json.load(open(meta)).get('gpu', '') else 'h100'
+    return 'h200' if 'H200' in json.load(open(meta)).get('gpu', '') else 'h100'
+
+
+def slope(d, name, tmasim, gpu, extra):
+    """(GPU, recorded launch, simulator) ns per stage of one variant, or None if not recorded."""
+    got = []
+    for it in ITERS:
+        base = os.path.join(d, stem(name, it))
+        if not os.path.isfile(base + '.json'):
+            return None
+        rec = json.load(open(base + '.json'))
+        out = subprocess.run([tmasim, 'sim', base + '.yaml', '--gpu', gpu, '--format', 'json'] + extra,
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            die(f'{base}.yaml: tmasim sim: {out.stderr.strip()}')
+        got.append((rec['kernel_ns'], rec['kernel_rec_ns'], json.loads(out.stdout)['kernel_ns']))
+    return tuple((got[1][k] - got[0][k]) / (ITERS[1] - ITERS[0]) for k in range(3))
+
+
+def slopes(d, tmasim, extra):
+    gpu = gpu_set(d)
     print(f'{"variant":9s} {"gpu ns/stage":>12s} {"recorded":>9s} {"sim":>7s} {"sim/gpu":>8s}')
     for name in VARIANTS:
-        got = []
-        for it in ITERS:
-            base = os.path.join(d, stem(name, it))
-            if not os.path.isfile(base + '.json'):
-                break
-            rec = json.load(open(base + '.json'))
-            out = subprocess.run([tmasim, 'sim', base + '.yaml', '--gpu', gpu, '--format', 'json'] + extra,
-                                 capture_output=True, text=True)
-            if out.returncode != 0:
-                die(f'{base}.yaml: tmasim sim: {out.stderr.strip()}')
-            got.append((rec['kernel_ns'], rec['kernel_rec_ns'], json.loads(out.stdout)['kernel_ns']))
-        if len(got) < 2:
+        got = slope(d, name, tmasim, gpu, extra)
+        if got is None:
             print(f'{name:9s} (not recorded)')
             continue
-        hw, rec, sim = ((got[1][k] - got[0][k]) / (ITERS[1] - ITERS[0]) for k in range(3))
+        hw, rec, sim = got
         print(f'{name:9s} {hw:12.1f} {rec:9.1f} {sim:7.1f} {sim / hw:8.3f}')
 
 
-if len(sys.argv) < 3 or sys.argv[1] not in ('write', 'slopes'):
-    die('usage: producer-sweep.py write DIR | slopes DIR [TMASIM [--params FILE]]')
+# the variants whose producer shares its sub-partition: other consumer warps, FFMA warps or
+# other CTAs' producers on it
+SHARED = ('idle4', 'idle8', 'idle15', 'fma8', 'fma15', 'big4', 'big8')
+
+
+def share(d, tmasim):
+    """produce_share_factor: the value whose simulated steps best match the GPU's over the
+    SHARED variants (least squares of log(sim / gpu), in steps of 0.05)."""
+    gpu = gpu_set(d)
+    best = None
+    for k in range(21):
+        a = k * 0.05
+        with tempfile.NamedTemporaryFile('w', suffix='.params', delete=False) as f:
+            f.write(f'produce_share_factor = {max(a, 1e-6)}\n')
+        errs = [math.log(s[2] / s[0]) for s in (slope(d, n, tmasim, gpu, ['--params', f.name]) for n in SHARED) if s]
+        os.unlink(f.name)
+        if not errs:
+            die(f'DIR: {d!r} holds none of the sharing variants ' + ', '.join(SHARED))
+        rms = math.sqrt(sum(e * e for e in errs) / len(errs))
+        print(f'produce_share_factor {a:4.2f}: rms log(sim/gpu) {rms:.4f} (n {len(errs)})')
+        if best is None or rms < best[1]:
+            best = (a, rms)
+    print(f'best: produce_share_factor = {best[0]:.2f}')
+
+
+if len(sys.argv) < 3 or sys.argv[1] not in ('write', 'slopes', 'share'):
+    die('usage: producer-sweep.py write DIR | slopes DIR [TMASIM [--params FILE]] | share DIR [TMASIM]')
 if sys.argv[1] == 'write':
     write(sys.argv[2])
 else:
     tm = sys.argv[3] if len(sys.argv) > 3 else 'build/rel/tmasim'
     if not os.access(tm, os.X_OK):
         die(f'TMASIM: {tm!r} is not an executable (make build/rel/tmasim)')
-    slopes(sys.argv[2], tm, sys.argv[4:])
+    if sys.argv[1] == 'share':
+        share(sys.argv[2], tm)
+    else:
+        slopes(sys.argv[2], tm, sys.argv[4:])

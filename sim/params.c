@@ -21,6 +21,7 @@
 #define L2SHARE_GROUPS(g) L2SHARE "132 CTAs, lane 0 of 4 warps keeping 128 KiB per SM of TMA loads (128-byte rows, " \
     "128B swizzle) in flight from 8 MiB in L2, groups of " g " reading the same boxes in the same order: the GPU's "    \
     "bytes per ns, the most over the box sizes ("
+#define PRODUCER_SWEEP "measured: scripts/producer-sweep.py on the H200 (traces/h200/probes/producer, 2026-11-25 16:46, 17:00 and 17:30 UTC, driver 580.159.04): producer-bound pipelines (8 stages, boxes of 2 KiB from L2), the kernel time without recording at 100 and 300 iterations, its slope per stage; "
 #define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
 #define L2_RESIDENT "measured: tmahw calibrate --only tma_fill (traces/h100/calibration/calibration.params and traces/h200/calibration/calibration.params, l2_reuse_bytes' line): 132 CTAs cycling TMA loads through a footprint; the share L2 serves is (rate - DRAM rate) / (L2 rate - DRAM rate), the L2 rate that of 8 MiB (H100 7832, H200 7824 B/ns), the DRAM rate that of 512 MiB (H100 2694, H200 4004); at 24 MiB both GPUs read at the L2 rate. "
 #define TMA_HOT "measured: tmahw calibrate --only clock,tma_rows on the H200 (traces/h200/probes/waves/tma_rows.params tma_hot, 2026-11-25 13:51 UTC, driver 580.159.04; the 15:40 UTC run, tma_rows_geo.params, within 3%): every SM at once, lane 0 of 12 warps each keeping 2 boxes of 2 KiB in flight, all read from only N distinct boxes: the GPU's L2 requests per ns (132 x rows / the SM's ns per box) by the address the boxes span; "
@@ -98,10 +99,10 @@ static const params_info table[] = {
      H100_CAL "tma_latency: one TMA load at a time of 1-32 KiB re-reading a box in L2: intercept of issue-to-full-barrier time over bytes (4 KiB: 185 ns)"},
     {"dsmem_latency_ns", P(dsmem_latency_ns), 419, "ns",
      H100_CAL "cluster: ping-pong of mbarrier.arrive.release.cluster between the lanes 0 of a cluster of 2 (one hand-off 444 ns) less wake_ns: a remote arrive reaching the peer"},
-    {"tma_issue_ns", P(tma_issue_ns), 397, "ns",
-     PRODUCER_STEPS "one copy to the next copy of the stage (cp.async.bulk.tensor and the next tensor's "
-     "coordinates): 397 [329..416, n 7 kernels] (test half 384; the H100's examples, traces/h100/pipelines/: "
-     "357-377; the H200's: 370-378)"},
+    {"tma_issue_ns", P(tma_issue_ns), 328, "ns",
+     PRODUCER_SWEEP "one copy to the next copy of the stage (cp.async.bulk.tensor and the next tensor's "
+     "coordinates), the producer alone (one consumer warp without reads or math): the slope of 2 tensors less "
+     "that of 1, 329, and of 3 less 2, 326; 328. Beside 4 FFMA warps 338 (the stretches below)"},
     {"arrive_ns", P(arrive_ns), 6.73, "ns",
      H100_CAL "mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
@@ -182,19 +183,30 @@ static const params_info table[] = {
      "median 23.5 ns = 47 cycles (test half 26 ns, n 14), whatever the repeat (1-4): the generated read's end "
      "after its last load (hw/run_kernel.cuh: the fold of the loaded words, __shfl_sync and the branch on it "
      "that keeps the math after the read)"},
-    {"expect_tx_ns", P(expect_tx_ns), 218, "ns",
-     PRODUCER_STEPS "the expect_tx to the first copy (the instruction alone: 4.0 ns in tmahw calibrate's "
-     "mbarrier benchmark; the rest is the first tensor's coordinates): 218 [204..801, n 16 kernels] (test half "
-     "227; the H100's examples, traces/h100/pipelines/: 198-232)"},
-    {"produce_tail_ns", P(produce_tail_ns), 296, "ns",
-     PRODUCER_STEPS "the last copy to the next stage's expect_tx, in steps whose stage the consumers had "
-     "released before that copy (the copy, the event's record, the loop, the probe of the free empty barrier): "
-     "296 [269..363, n 12 kernels] (test half 300; multicast producers 271, n 1, test half 275, n 2)"},
+    {"expect_tx_ns", P(expect_tx_ns), 204, "ns",
+     PRODUCER_SWEEP "the expect_tx to the first copy (the instruction alone: 4.0 ns in tmahw calibrate's "
+     "mbarrier benchmark; the rest is the first tensor's coordinates), the producer alone: the traced CTA of "
+     "the 300-iteration runs of 1, 2 and 3 tensors, median 203, 204 and 207 ns"},
+    {"produce_tail_ns", P(produce_tail_ns), 236, "ns",
+     PRODUCER_SWEEP "the last copy to the next stage's expect_tx (the copy, the event's record, the loop, the "
+     "probe of the free empty barrier), the producer alone: its stage with one tensor, 439.5 ns, less "
+     "expect_tx_ns (the traced CTA: 221)"},
     {"produce_resume_ns", P(produce_resume_ns), 131, "ns",
      PRODUCER_STEPS "in the steps where the producer waited (the consumers' last release of the stage's "
      "previous use came after its last copy), that release to its expect_tx: 161 [123..251, n 9 kernels at "
      "any CTAs per SM, non-multicast] (test half 166, n 11), less the hand-off itself (wake_ns, 29.85): the end "
      "of its wait and its loop before the expect_tx"},
+    {"produce_neighbour_ns", P(produce_neighbour_ns), 48.4, "ns",
+     PRODUCER_SWEEP "what consumer warps that read shared memory or run FFMA add to the producer's stage "
+     "when none of them shares its sub-partition: 2 warps reading 16-byte rows twice +60.7, 3 FFMA warps "
+     "(64 each) +36.2 over the producer alone (439.5); 2 mma.sync warps add nothing at the same cycles "
+     "(477.4 ns at 1.82 GHz against 439.5 at 1.99: the clock's part, which the producer's steps follow)"},
+    {"produce_share_factor", P(produce_share_factor), 0.40, "",
+     PRODUCER_SWEEP "the producer's steps stretch by this share of the cycles the other warps of its "
+     "sub-partition take its issue slots: 3, 4, 8 and 15 idle consumer warps (0-3 on its sub-partition) 442, "
+     "462, 470, 485 ns; 8 and 15 FFMA warps 559, 601; 1, 2, 4 and 8 CTAs per SM on an 8 MiB tensor 440, 441, "
+     "486, 600. The least squares of log(sim / GPU) over the seven that share it, in steps of 0.05 "
+     "(scripts/producer-sweep.py share)"},
     {"mcast_expect_tx_ns", P(mcast_expect_tx_ns), 142, "ns",
      PRODUCER_STEPS "expect_tx_ns of the producers whose copies are .multicast::cluster (their rank's slice): "
      "142 [139..178, n 5 kernels] (test half 152; the H200's cluster2_multicast example: 153)"},

@@ -142,6 +142,7 @@ static void sim_free(sim *s)
     free(s->loads_dram_served);
     free(s->port_free);
     free(s->issue_free);
+    free(s->issued);
     share_free(&s->pipe);
     share_free(&s->port);
     free(s->sm_slots);
@@ -184,6 +185,7 @@ static int sim_alloc(sim *s, err_info *e)
     s->loads_dram_served = calloc(s->sms, sizeof(int64_t));
     s->port_free = calloc(s->sms, sizeof(int64_t));
     s->issue_free = calloc((size_t)s->sms * 4, sizeof(int64_t));
+    s->issued = calloc((size_t)s->sms * 4, sizeof(int64_t));
     int shares = share_alloc(&s->pipe, (size_t)s->sms * 4) && share_alloc(&s->port, s->sms);
     s->pipe.in_order = d->math == PIPE_MATH_MMA;
     s->sm_slots = calloc(s->sms, sizeof *s->sm_slots);
@@ -205,7 +207,7 @@ static int sim_alloc(sim *s, err_info *e)
     }
     trace_init(&s->late, TRACE_SRC_SIM);
     if (!s->h.v || !s->w || !s->bar || !s->waiters || !s->cta || !s->tma_free || !s->ldg_free || !s->loads_dram_served || !s->port_free ||
-        !s->sm_slots || !s->smsp_next || !s->issue_free || !shares)
+        !s->sm_slots || !s->smsp_next || !s->issue_free || !s->issued || !shares)
         return err_set(e, ERR_IO, "out_of_memory", "simulator state for %u CTAs", d->ctas);
     for (uint32_t st = 0; st < DESC_MAX_STAGES; st++)
         s->stage_filled_since[st] = -1;

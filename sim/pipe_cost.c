@@ -13,19 +13,59 @@
  * sub-partition's issue: the cycles are served in turn among the sub-partition's warps,
  * so with many warps on it the stretch ends when its last instruction could issue.
  * Returns the end time. */
-static int64_t issue_cycles_end(sim *s, const warp *w, int64_t dur_ps, double cycles)
+static int64_t issue_cycles_end(sim *s, warp *w, int64_t dur_ps, double cycles)
 {
-    int64_t *free_at = &s->issue_free[s->cta[w->cta].sm * 4 + w->smsp];
-    int64_t served = (s->now > *free_at ? s->now : *free_at) + (int64_t)(cycles * s->ps_per_cycle);
+    uint32_t at = s->cta[w->cta].sm * 4 + w->smsp;
+    int64_t *free_at = &s->issue_free[at], taken = (int64_t)(cycles * s->ps_per_cycle);
+    int64_t served = (s->now > *free_at ? s->now : *free_at) + taken;
     *free_at = served;
+    s->issued[at] += taken;
+    w->issued_ps += taken;
     return served > s->now + dur_ps ? served : s->now + dur_ps;
 }
 
 /* The same for `slots` instructions of the generated code outside its math block: each
  * holds a busy sub-partition for int_issue_cycles. */
-int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double slots)
+int64_t issue_end(sim *s, warp *w, int64_t dur_ps, double slots)
 {
     return issue_cycles_end(s, w, dur_ps, slots * s->p->int_issue_cycles);
+}
+
+/* The share of cycles the other warps of w's sub-partition took its issue slots since w's
+ * last call (at most 1), and the marks moved on to now. */
+static double smsp_others_rate(sim *s, warp *w)
+{
+    uint32_t at = s->cta[w->cta].sm * 4 + w->smsp;
+    int64_t span = s->now - w->mark_at, others = s->issued[at] - w->mark_smsp - (w->issued_ps - w->mark_own);
+    double rate = span > 0 && w->mark_at > 0 ? (double)others / (double)span : 0.0;
+    w->mark_at = s->now;
+    w->mark_smsp = s->issued[at];
+    w->mark_own = w->issued_ps;
+    return rate < 0 ? 0 : rate > 1 ? 1 : rate;
+}
+
+/* The producer's own time to its first copy, between its copies and after its last (ns).
+ * The GEMM producer (hw/gemm_kernel.cuh) is one thread's tight loop: its expect_tx and its
+ * copies cost their issue. The generated pipeline producer's steps are its loop's, measured
+ * alone (a multicast producer's in its own kernels). They are chains of dependent
+ * instructions: they take cycles, so they stretch with a lower clock (mma.sync kernels); a
+ * chain loses turns to the other warps of its sub-partition, in proportion to the share of
+ * cycles they take its issue slots; and consumers that read shared memory or run FFMA add
+ * produce_neighbour_ns to its tail wherever they run. */
+void produce_steps_ns(sim *s, warp *w, double *to_first, double *between, double *tail)
+{
+    const pipe_desc *d = s->d;
+    const pipe_params *p = s->p;
+    if (s->gemm) {
+        *to_first = p->expect_tx_alone_ns;
+        *between = *tail = 0;
+        return;
+    }
+    int busy = d->reads_enabled || d->math == PIPE_MATH_FMA;
+    double scale = p->clock_ghz * s->ps_per_cycle / 1000.0 * (1.0 + p->produce_share_factor * smsp_others_rate(s, w));
+    *to_first = scale * (d->multicast ? p->mcast_expect_tx_ns : p->expect_tx_ns);
+    *between = scale * (d->multicast ? p->mcast_tma_issue_ns : p->tma_issue_ns);
+    *tail = scale * (p->produce_tail_ns + (busy ? p->produce_neighbour_ns : 0));
 }
 
 /* The trips of consumer warp `rank`'s cp.async copy loop over its share of a stage, as the
@@ -41,7 +81,7 @@ static uint32_t copy_trips(const pipe_desc *d, uint32_t rank)
 /* A copy loop's step (hw/run_kernel.cuh copy_share, MODE 3): each tensor's tile address,
  * then the trips (trips_ns together), on the warp's own and in its sub-partition's issue
  * slots. Returns its end. */
-static int64_t copy_loop_end(sim *s, const warp *w, double step_ns, uint32_t trips, double trips_ns, double trip_slots)
+static int64_t copy_loop_end(sim *s, warp *w, double step_ns, uint32_t trips, double trips_ns, double trip_slots)
 {
     const pipe_params *p = s->p;
     double own_ns = step_ns + s->d->ntensors * p->tile_address_ns + trips_ns;
@@ -69,7 +109,7 @@ static double copy_table_wait_ns(const sim *s, uint32_t trips)
 /* A warp's cp.async copy step (the commit-group step has no mbarrier arrives). All the
  * CTA's warps copy at once: where they are more than the 4 sub-partitions, a warp's
  * step also waits for the issue of the other warp on its sub-partition. */
-int64_t copy_step_end(sim *s, const warp *w)
+int64_t copy_step_end(sim *s, warp *w)
 {
     const pipe_params *p = s->p;
     double step_ns = s->d->cpasync_groups ? p->ldgsts_group_step_ns : p->ldgsts_step_ns;
@@ -229,7 +269,7 @@ int stas_prepare(sim *s, err_info *e)
  * scaled with it: at 16 lines and 8 CTAs per SM the calibration's L1 and L2 trips take
  * 200 and 199 ns, where a scaled cost gives 408 and 131, an added one 163 and 128), and the
  * st.async alone what that series measured. The kernel's first loop takes stas_first_ns more. */
-int64_t stas_loop_end(sim *s, const warp *w)
+int64_t stas_loop_end(sim *s, warp *w)
 {
     const pipe_params *p = s->p;
     double k = ++s->stas_active[s->cta[w->cta].sm];
@@ -261,7 +301,7 @@ int64_t stas_loop_end(sim *s, const warp *w)
 }
 
 /* The warp's st.async loop is over: one producer fewer in its loop on the SM. */
-void stas_loop_done(sim *s, const warp *w)
+void stas_loop_done(sim *s, warp *w)
 {
     uint32_t *n = &s->stas_active[s->cta[w->cta].sm];
     if (*n)
@@ -729,7 +769,7 @@ int64_t store_step(sim *s, warp *w, uint32_t i)
  * group while the CTA's producer has stages left to load (its loads keep landing between
  * the groups), else for the part of the group that the loads in flight overlap. Returns the
  * warp's time after the issue; records the group's completion in its slot. */
-int64_t wgmma_issue(sim *s, const warp *w, uint32_t i)
+int64_t wgmma_issue(sim *s, warp *w, uint32_t i)
 {
     const pipe_desc *d = s->d;
     const pipe_params *p = s->p;

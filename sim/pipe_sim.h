@@ -112,6 +112,8 @@ typedef struct warp {
     uint32_t wait_parity, wait_iter;
     uint16_t wait_bar;
     int64_t store_done;
+    int64_t issued_ps;           /* issue slots it has taken on its sub-partition, in ps of cycles */
+    int64_t mark_at, mark_smsp, mark_own;  /* producer: time and issue counts at its last step */
     uint32_t gen;                /* its pending warp event is the one carrying this number */
     size_t math_slot;            /* the math span's trace event, its length set when it ends */
     int64_t math_start;          /* ps: the math span's start (-1: none open) */
@@ -162,6 +164,7 @@ typedef struct sim {
     int64_t *loads_dram_served;
     int64_t last_dram_served;    /* mem_transfer's last transfer: when its DRAM share was served */
     int64_t *issue_free;         /* per SM*4: the sub-partition's issue slots, taken in turn */
+    int64_t *issued;             /* per SM*4: the issue slots its warps have taken, in ps of cycles */
     share_set pipe;              /* per SM*4: the sub-partition's math pipe */
     share_set port;              /* per SM: the shared-memory port, read by the consumers' loads */
     int64_t mem_free;
@@ -278,11 +281,12 @@ void group_done(sim *s, uint32_t wi);
 int barsync_arrive(sim *s, warp *w, uint32_t iter);
 
 /* pipe_cost.c */
-int64_t issue_end(sim *s, const warp *w, int64_t dur_ps, double slots);
-int64_t copy_step_end(sim *s, const warp *w);
+int64_t issue_end(sim *s, warp *w, int64_t dur_ps, double slots);
+void produce_steps_ns(sim *s, warp *w, double *to_first, double *between, double *tail);
+int64_t copy_step_end(sim *s, warp *w);
 int stas_prepare(sim *s, err_info *e);
-int64_t stas_loop_end(sim *s, const warp *w);
-void stas_loop_done(sim *s, const warp *w);
+int64_t stas_loop_end(sim *s, warp *w);
+void stas_loop_done(sim *s, warp *w);
 /* a load landing in SM sm: mem_transfer's last transfer's DRAM share is waited on there */
 void note_loads(sim *s, uint32_t sm);
 int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t);
@@ -297,7 +301,7 @@ double tensors_l2_hit(const sim *s);
 int64_t read_step_end(sim *s, warp *w);
 int64_t math_step_end(sim *s, warp *w);
 int64_t store_step(sim *s, warp *w, uint32_t i);
-int64_t wgmma_issue(sim *s, const warp *w, uint32_t i);
+int64_t wgmma_issue(sim *s, warp *w, uint32_t i);
 int64_t gemm_epilogue_end(sim *s, warp *w, uint32_t tile);
 
 /* pipe_warp.c */

