@@ -66,6 +66,18 @@ VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
     'big2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 2),
     'big4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 4),
     'big8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 8),
+    # round trip: one stage, so each iteration is the copy's flight, the consumer's wake, its
+    # read (16-byte rows of the 8 MiB tensor's box) and release, and the producer's wake and
+    # step, at 1-16 CTAs per SM; without the read at 1, 4 and 12 (names r_*)
+    'rt1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 1, 1),
+    'rt2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 2, 1),
+    'rt4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 4, 1),
+    'rt8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 8, 1),
+    'rt12': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 12, 1),
+    'rt16': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 16, 1),
+    'rtn1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 1, 1),
+    'rtn4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 4, 1),
+    'rtn12': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 12, 1),
 }
 BIG = '  - {{name: {}, dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: none}}'
 SHARING = ('idle', 'fma3', 'fma8', 'fma15', 'big')
@@ -74,19 +86,22 @@ ITERS = (100, 300)
 
 def stem(name, iters):
     """The description's name: n_ for the neighbour variants, p_ for the others."""
-    prefix = 'n' if name.startswith(('rd', 'mma')) else 's' if name.startswith(SHARING) else 'p'
+    prefix = ('n' if name.startswith(('rd', 'mma')) else 's' if name.startswith(SHARING) else
+              'r' if name.startswith('rt') else 'p')
     return f"{prefix}_{name}_i{iters}"
 
 
 def description(name, v, iters):
-    mode, warps, nt, extra, math, per = v
+    mode, warps, nt, extra, math, per = v[:6]
+    stages = v[6] if len(v) > 6 else 8
+    big = extra.startswith('big')
     cluster = extra if extra.startswith('cluster') else ''
-    reads = extra if extra.startswith('  reads') else ''
-    other = extra if not cluster and not reads and extra != 'big' else ''
-    tensors = '\n'.join((BIG if extra == 'big' else TENSOR).format('ABC'[t]) for t in range(nt))
+    reads = extra if extra.startswith('  reads') else READS if extra == 'big+reads' else ''
+    other = extra if not cluster and not reads and not big else ''
+    tensors = '\n'.join((BIG if big else TENSOR).format('ABC'[t]) for t in range(nt))
     amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[math]
     return (f'# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {mode}\n'
-            f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: 8\n'
+            f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: {stages}\n'
             f'iterations: {iters}\ntensors:\n{tensors}\n{other}consumer:\n{reads}  math: {{kind: {math}{amount}}}\n')
 
 
