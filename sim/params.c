@@ -22,6 +22,7 @@
     "128B swizzle) in flight from 8 MiB in L2, groups of " g " reading the same boxes in the same order: the GPU's "    \
     "bytes per ns, the most over the box sizes ("
 #define PRODUCER_SWEEP "measured: scripts/producer-sweep.py on the H200 (traces/h200/probes/producer, 2026-11-25 16:46, 17:00 and 17:30 UTC, driver 580.159.04): producer-bound pipelines (8 stages, boxes of 2 KiB from L2), the kernel time without recording at 100 and 300 iterations, its slope per stage; "
+#define ROUND_TRIP "measured: scripts/producer-sweep.py round-trip variants on the H200 (traces/h200/probes/producer r_*, 2026-11-25 17:55 UTC, driver 580.159.04): one stage, so each iteration is the copy, the consumer's wake and release and the producer's wake; 1 CTA per SM, one consumer warp, boxes of 2 KiB from an 8 MiB tensor in L2: "
 #define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
 #define L2_RESIDENT "measured: tmahw calibrate --only tma_fill (traces/h100/calibration/calibration.params and traces/h200/calibration/calibration.params, l2_reuse_bytes' line): 132 CTAs cycling TMA loads through a footprint; the share L2 serves is (rate - DRAM rate) / (L2 rate - DRAM rate), the L2 rate that of 8 MiB (H100 7832, H200 7824 B/ns), the DRAM rate that of 512 MiB (H100 2694, H200 4004); at 24 MiB both GPUs read at the L2 rate. "
 #define TMA_HOT "measured: tmahw calibrate --only clock,tma_rows on the H200 (traces/h200/probes/waves/tma_rows.params tma_hot, 2026-11-25 13:51 UTC, driver 580.159.04; the 15:40 UTC run, tma_rows_geo.params, within 3%): every SM at once, lane 0 of 12 warps each keeping 2 boxes of 2 KiB in flight, all read from only N distinct boxes: the GPU's L2 requests per ns (132 x rows / the SM's ns per box) by the address the boxes span; "
@@ -191,16 +192,20 @@ static const params_info table[] = {
      PRODUCER_SWEEP "the last copy to the next stage's expect_tx (the copy, the event's record, the loop, the "
      "probe of the free empty barrier), the producer alone: its stage with one tensor, 439.5 ns, less "
      "expect_tx_ns (the traced CTA: 221)"},
-    {"produce_resume_ns", P(produce_resume_ns), 131, "ns",
-     PRODUCER_STEPS "in the steps where the producer waited (the consumers' last release of the stage's "
-     "previous use came after its last copy), that release to its expect_tx: 161 [123..251, n 9 kernels at "
-     "any CTAs per SM, non-multicast] (test half 166, n 11), less the hand-off itself (wake_ns, 29.85): the end "
-     "of its wait and its loop before the expect_tx"},
+    {"produce_resume_ns", P(produce_resume_ns), 62, "ns",
+     ROUND_TRIP "the consumer's release to the producer's next expect_tx, the traced CTA's median: 90 (no "
+     "read) and 93 (reading), less the hand-off itself (wake_ns, 29.85): the end of its wait and its loop before "
+     "the expect_tx. The corpus's traced kernels, with neighbours, show 123-251 (scripts/producer-steps.py)"},
     {"produce_neighbour_ns", P(produce_neighbour_ns), 48.4, "ns",
      PRODUCER_SWEEP "what consumer warps that read shared memory or run FFMA add to the producer's stage "
      "when none of them shares its sub-partition: 2 warps reading 16-byte rows twice +60.7, 3 FFMA warps "
      "(64 each) +36.2 over the producer alone (439.5); 2 mma.sync warps add nothing at the same cycles "
      "(477.4 ns at 1.82 GHz against 439.5 at 1.99: the clock's part, which the producer's steps follow)"},
+    {"consume_resume_ns", P(consume_resume_ns), 66, "ns",
+     ROUND_TRIP "the copy's issue to the consumer's wait returning, the traced CTA's median: 287 (no read) and "
+     "286 (reading), less the modelled flight of its 2 KiB box from L2 (191) and wake_ns (29.85): the consumer's "
+     "suspended try_wait returns this much later than the warp-to-warp hand-off when a copy completes its phase "
+     "(the unrecorded slopes put it at 82 and 58)"},
     {"produce_share_factor", P(produce_share_factor), 0.40, "",
      PRODUCER_SWEEP "the producer's steps stretch by this share of the cycles the other warps of its "
      "sub-partition take its issue slots: 3, 4, 8 and 15 idle consumer warps (0-3 on its sub-partition) 442, "

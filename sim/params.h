@@ -87,6 +87,7 @@ typedef struct pipe_params {
     double produce_tail_ns;        /* generated TMA producer: its last copy to the next stage's expect_tx */
     double produce_resume_ns;      /* generated TMA producer: its blocked wait's return to its expect_tx */
     double produce_neighbour_ns;   /* generated TMA producer: added to its tail when the consumers read or run FFMA */
+    double consume_resume_ns;      /* generated consumer: its try_wait returns this much after the wake when a copy completes the phase */
     double produce_share_factor;   /* generated TMA producer: its steps stretch by this share of its sub-partition's other issue */
     double mcast_expect_tx_ns;     /* expect_tx_ns of a producer whose copies are .multicast::cluster */
     double mcast_tma_issue_ns;     /* tma_issue_ns of the same */

@@ -114,6 +114,14 @@ static int64_t resume_after_wait(const sim *s, const warp *w)
     return (int64_t)((s->gemm ? s->p->gemm_produce_resume_ns : s->p->produce_resume_ns) * 1000);
 }
 
+/* From the phase completing to the suspended try_wait's return: the calibrated hand-off,
+ * and for a generated pipeline's consumer consume_resume_ns more. */
+static int64_t wake_after(const sim *s, const warp *w)
+{
+    double ns = s->p->wake_ns + (w->is_consumer && !s->gemm ? s->p->consume_resume_ns : 0);
+    return (int64_t)(ns * 1000);
+}
+
 static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
 {
     uint64_t *mask = &s->waiters[(size_t)cta * s->nbar + b];
@@ -130,7 +138,7 @@ static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
             mbar_step(m, &ok, m, NULL, NULL);
             *mask &= ~(1ull << idx);
             w->blocked = 0;
-            int64_t t = s->now + (int64_t)(s->p->wake_ns * 1000);
+            int64_t t = s->now + wake_after(s, w);
             account_wait(s, w, t);
             schedule_warp(s, wi, t + resume_after_wait(s, w));
         }
