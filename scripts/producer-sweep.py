@@ -78,6 +78,14 @@ VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
     'rtn1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 1, 1),
     'rtn4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 4, 1),
     'rtn12': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 12, 1),
+    # the same round trip with 4 reading consumer warps, and in multicast clusters of 2 and 4
+    # (each consumer's release arrives on every CTA of its cluster)
+    'rtw4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, 'big+reads', 'none', 1, 1),
+    'rtw4p4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, 'big+reads', 'none', 4, 1),
+    'rtm2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc2', 'none', 1, 1),
+    'rtm4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc4', 'none', 1, 1),
+    'rtm2p4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc2', 'none', 4, 1),
+    'rtm4p8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc4', 'none', 8, 1),
 }
 BIG = '  - {{name: {}, dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: none}}'
 SHARING = ('idle', 'fma3', 'fma8', 'fma15', 'big')
@@ -95,8 +103,9 @@ def description(name, v, iters):
     mode, warps, nt, extra, math, per = v[:6]
     stages = v[6] if len(v) > 6 else 8
     big = extra.startswith('big')
-    cluster = extra if extra.startswith('cluster') else ''
-    reads = extra if extra.startswith('  reads') else READS if extra == 'big+reads' else ''
+    cluster = (extra if extra.startswith('cluster') else
+               f'cluster: {{size: {extra[-1]}, multicast: true}}\n' if '+mc' in extra else '')
+    reads = extra if extra.startswith('  reads') else READS if extra.startswith('big+reads') else ''
     other = extra if not cluster and not reads and not big else ''
     tensors = '\n'.join((BIG if big else TENSOR).format('ABC'[t]) for t in range(nt))
     amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[math]
