@@ -6,8 +6,9 @@ over 200 is one stage of the loop, free of launch, fill and drain. Variants: the
 (warp_specialized, multistage, cp_async, st_async), 1-3 tensors (each extra tensor adds one
 copy-to-copy step), multicast in clusters of 2, four FFMA consumer warps (one on the
 producer's sub-partition), 4 CTAs per SM, neighbours: 2-7 consumer warps reading the
-stage, or 2-4 issuing mma.sync (names n_*), and sharing: 3-15 idle or FFMA consumer warps,
-1-8 CTAs per SM on an 8 MiB tensor (names s_*).
+stage, or 2-4 issuing mma.sync (names n_*), sharing: 3-15 idle or FFMA consumer warps,
+1-8 CTAs per SM on an 8 MiB tensor (names s_*), and the round trip of one stage at 1-16 CTAs
+per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*).
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -30,88 +31,75 @@ import tempfile
 from fitlib import die
 
 TENSOR = '  - {{name: {}, dtype: bf16, dims: [64, 64], box: [16, 64], swizzle: none}}'
-READS = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 2}\n'
-VARIANTS = {  # name: (mode, warps, tensors, extra lines, math, CTAs per SM)
-    'ws_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, '', 'none', 1),
-    'ws_t2': ('warp_specialized', '{producer: 1, consumer: 1}', 2, '', 'none', 1),
-    'ws_t3': ('warp_specialized', '{producer: 1, consumer: 1}', 3, '', 'none', 1),
-    'ms_t1': ('multistage', '{consumer: 1}', 1, '', 'none', 1),
-    'ms_t2': ('multistage', '{consumer: 1}', 2, '', 'none', 1),
-    'ms_t3': ('multistage', '{consumer: 1}', 3, '', 'none', 1),
-    'wsmc_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'cluster: {size: 2, multicast: true}\n', 'none', 1),
-    'wsmc_t2': ('warp_specialized', '{producer: 1, consumer: 1}', 2, 'cluster: {size: 2, multicast: true}\n', 'none', 1),
-    'cp_t1': ('cp_async', '{consumer: 1}', 1, 'cpasync: {sync: wait_prior}\n', 'none', 1),
-    'cp_t2': ('cp_async', '{consumer: 1}', 2, 'cpasync: {sync: wait_prior}\n', 'none', 1),
-    'st_t1': ('st_async', '{producer: 1, consumer: 1}', 1, 'cluster: {size: 2, multicast: false}\n', 'none', 1),
-    'wsfma_t1': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'fma', 1),
-    'wsfma_t2': ('warp_specialized', '{producer: 1, consumer: 4}', 2, '', 'fma', 1),
-    'ws4_t1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, '', 'none', 4),
-    # neighbours: consumer warps reading the stage (16-byte rows, twice) or issuing mma.sync
-    'rd2': ('warp_specialized', '{producer: 1, consumer: 2}', 1, READS, 'none', 1),
-    'rd4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, READS, 'none', 1),
-    'rd7': ('warp_specialized', '{producer: 1, consumer: 7}', 1, READS, 'none', 1),
-    'mma2': ('warp_specialized', '{producer: 1, consumer: 2}', 1, '', 'mma', 1),
-    'mma4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'mma', 1),
-    # sharing: 3-15 consumer warps without reads or math (0-3 of them on the producer's
-    # sub-partition, warp w on w % 4), the same with FFMA, and 1-8 CTAs per SM each reading
-    # its own boxes of an 8 MiB tensor (4096 boxes, no hot box) (names s_*)
-    'idle3': ('warp_specialized', '{producer: 1, consumer: 3}', 1, '', 'none', 1),
-    'idle4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, '', 'none', 1),
-    'idle8': ('warp_specialized', '{producer: 1, consumer: 8}', 1, '', 'none', 1),
-    'idle15': ('warp_specialized', '{producer: 1, consumer: 15}', 1, '', 'none', 1),
-    'fma3': ('warp_specialized', '{producer: 1, consumer: 3}', 1, '', 'fma', 1),
-    'fma8': ('warp_specialized', '{producer: 1, consumer: 8}', 1, '', 'fma', 1),
-    'fma15': ('warp_specialized', '{producer: 1, consumer: 15}', 1, '', 'fma', 1),
-    'big1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 1),
-    'big2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 2),
-    'big4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 4),
-    'big8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 8),
-    # round trip: one stage, so each iteration is the copy's flight, the consumer's wake, its
-    # read (16-byte rows of the 8 MiB tensor's box) and release, and the producer's wake and
-    # step, at 1-16 CTAs per SM; without the read at 1, 4 and 12 (names r_*)
-    'rt1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 1, 1),
-    'rt2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 2, 1),
-    'rt4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 4, 1),
-    'rt8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 8, 1),
-    'rt12': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 12, 1),
-    'rt16': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads', 'none', 16, 1),
-    'rtn1': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 1, 1),
-    'rtn4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 4, 1),
-    'rtn12': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big', 'none', 12, 1),
-    # the same round trip with 4 reading consumer warps, and in multicast clusters of 2 and 4
-    # (each consumer's release arrives on every CTA of its cluster)
-    'rtw4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, 'big+reads', 'none', 1, 1),
-    'rtw4p4': ('warp_specialized', '{producer: 1, consumer: 4}', 1, 'big+reads', 'none', 4, 1),
-    'rtm2': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc2', 'none', 1, 1),
-    'rtm4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc4', 'none', 1, 1),
-    'rtm2p4': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc2', 'none', 4, 1),
-    'rtm4p8': ('warp_specialized', '{producer: 1, consumer: 1}', 1, 'big+reads+mc4', 'none', 8, 1),
-}
+# 4096 boxes of 2 KiB: the CTAs of a grid read distinct boxes, none is hot
 BIG = '  - {{name: {}, dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: none}}'
-SHARING = ('idle', 'fma3', 'fma8', 'fma15', 'big')
+READS = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 2}\n'
 ITERS = (100, 300)
 
 
+def V(family='p', mode='warp_specialized', consumers=1, tensors=1, math='none', per=1, stages=8,
+      reads=False, big=False, cluster=0, multicast=False, other=''):
+    """A variant: its name prefix (p, n, s or r), the description's fields, and `other`
+    lines written before the consumer's."""
+    return dict(family=family, mode=mode, consumers=consumers, tensors=tensors, math=math, per=per,
+                stages=stages, reads=reads, big=big, cluster=cluster, multicast=multicast, other=other)
+
+
+WS, MS, CP, ST = 'warp_specialized', 'multistage', 'cp_async', 'st_async'
+WAIT_PRIOR = 'cpasync: {sync: wait_prior}\n'
+VARIANTS = {
+    'ws_t1': V(), 'ws_t2': V(tensors=2), 'ws_t3': V(tensors=3),
+    'ms_t1': V(mode=MS), 'ms_t2': V(mode=MS, tensors=2), 'ms_t3': V(mode=MS, tensors=3),
+    'wsmc_t1': V(cluster=2, multicast=True), 'wsmc_t2': V(tensors=2, cluster=2, multicast=True),
+    'cp_t1': V(mode=CP, other=WAIT_PRIOR), 'cp_t2': V(mode=CP, tensors=2, other=WAIT_PRIOR),
+    'st_t1': V(mode=ST, cluster=2),
+    'wsfma_t1': V(consumers=4, math='fma'), 'wsfma_t2': V(consumers=4, tensors=2, math='fma'),
+    'ws4_t1': V(per=4),
+    # neighbours: consumer warps reading the stage (16-byte rows, twice) or issuing mma.sync
+    'rd2': V('n', consumers=2, reads=True), 'rd4': V('n', consumers=4, reads=True),
+    'rd7': V('n', consumers=7, reads=True),
+    'mma2': V('n', consumers=2, math='mma'), 'mma4': V('n', consumers=4, math='mma'),
+    # sharing: 3-15 consumer warps without reads or math (0-3 of them on the producer's
+    # sub-partition, warp w on w % 4), the same with FFMA, and 1-8 CTAs per SM each reading
+    # its own boxes of the 8 MiB tensor
+    'idle3': V('s', consumers=3), 'idle4': V('s', consumers=4), 'idle8': V('s', consumers=8),
+    'idle15': V('s', consumers=15),
+    'fma3': V('s', consumers=3, math='fma'), 'fma8': V('s', consumers=8, math='fma'),
+    'fma15': V('s', consumers=15, math='fma'),
+    'big1': V('s', big=True), 'big2': V('s', big=True, per=2), 'big4': V('s', big=True, per=4),
+    'big8': V('s', big=True, per=8),
+    # round trip: one stage, so each iteration is the copy's flight, the consumer's wake, its
+    # read (16-byte rows of the 8 MiB tensor's box) and release, and the producer's wake and
+    # step, at 1-16 CTAs per SM; without the read at 1, 4 and 12
+    **{f'rt{n}': V('r', stages=1, big=True, reads=True, per=n) for n in (1, 2, 4, 8, 12, 16)},
+    **{f'rtn{n}': V('r', stages=1, big=True, per=n) for n in (1, 4, 12)},
+    # the same round trip with 4 reading consumer warps, and in multicast clusters of 2 and 4
+    # (each consumer's release arrives on every CTA of its cluster)
+    'rtw4': V('r', consumers=4, stages=1, big=True, reads=True),
+    'rtw4p4': V('r', consumers=4, stages=1, big=True, reads=True, per=4),
+    'rtm2': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True),
+    'rtm4': V('r', stages=1, big=True, reads=True, cluster=4, multicast=True),
+    'rtm2p4': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=4),
+    'rtm4p8': V('r', stages=1, big=True, reads=True, cluster=4, multicast=True, per=8),
+}
+
+
 def stem(name, iters):
-    """The description's name: n_ for the neighbour variants, p_ for the others."""
-    prefix = ('n' if name.startswith(('rd', 'mma')) else 's' if name.startswith(SHARING) else
-              'r' if name.startswith('rt') else 'p')
-    return f"{prefix}_{name}_i{iters}"
+    """The description's name: the variant's family prefix, its name, its iterations."""
+    return f"{VARIANTS[name]['family']}_{name}_i{iters}"
 
 
 def description(name, v, iters):
-    mode, warps, nt, extra, math, per = v[:6]
-    stages = v[6] if len(v) > 6 else 8
-    big = extra.startswith('big')
-    cluster = (extra if extra.startswith('cluster') else
-               f'cluster: {{size: {extra[-1]}, multicast: true}}\n' if '+mc' in extra else '')
-    reads = extra if extra.startswith('  reads') else READS if extra.startswith('big+reads') else ''
-    other = extra if not cluster and not reads and not big else ''
-    tensors = '\n'.join((BIG if big else TENSOR).format('ABC'[t]) for t in range(nt))
-    amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[math]
-    return (f'# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {mode}\n'
-            f'grid: {{ctas: {132 * per}, ctas_per_sm: {per}}}\n{cluster}warps: {warps}\nstages: {stages}\n'
-            f'iterations: {iters}\ntensors:\n{tensors}\n{other}consumer:\n{reads}  math: {{kind: {math}{amount}}}\n')
+    producer = 'producer: 1, ' if v['mode'] in (WS, ST) else ''
+    cluster = (f"cluster: {{size: {v['cluster']}, multicast: {'true' if v['multicast'] else 'false'}}}\n"
+               if v['cluster'] else '')
+    tensors = '\n'.join((BIG if v['big'] else TENSOR).format('ABC'[t]) for t in range(v['tensors']))
+    amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[v['math']]
+    return (f"# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {v['mode']}\n"
+            f"grid: {{ctas: {132 * v['per']}, ctas_per_sm: {v['per']}}}\n{cluster}"
+            f"warps: {{{producer}consumer: {v['consumers']}}}\nstages: {v['stages']}\n"
+            f"iterations: {iters}\ntensors:\n{tensors}\n{v['other']}consumer:\n"
+            f"{READS if v['reads'] else ''}  math: {{kind: {v['math']}{amount}}}\n")
 
 
 def write(d):
@@ -140,21 +128,23 @@ def slope(d, name, tmasim, gpu, extra):
         out = subprocess.run([tmasim, 'sim', base + '.yaml', '--gpu', gpu, '--format', 'json'] + extra,
                              capture_output=True, text=True)
         if out.returncode != 0:
-            die(f'{base}.yaml: tmasim sim: {out.stderr.strip()}')
+            die(f"{base}.yaml: tmasim sim: {out.stderr.strip() or 'exit ' + str(out.returncode)}")
         got.append((rec['kernel_ns'], rec['kernel_rec_ns'], json.loads(out.stdout)['kernel_ns']))
     return tuple((got[1][k] - got[0][k]) / (ITERS[1] - ITERS[0]) for k in range(3))
 
 
 def slopes(d, tmasim, extra):
     gpu = gpu_set(d)
-    print(f'{"variant":9s} {"gpu ns/stage":>12s} {"recorded":>9s} {"sim":>7s} {"sim/gpu":>8s}')
+    lines = []
     for name in VARIANTS:
         got = slope(d, name, tmasim, gpu, extra)
         if got is None:
-            print(f'{name:9s} (not recorded)')
+            lines.append(f'{name:9s} (not recorded)')
             continue
         hw, rec, sim = got
-        print(f'{name:9s} {hw:12.1f} {rec:9.1f} {sim:7.1f} {sim / hw:8.3f}')
+        lines.append(f'{name:9s} {hw:12.1f} {rec:9.1f} {sim:7.1f} {sim / hw:8.3f}')
+    print(f'{"variant":9s} {"gpu ns/stage":>12s} {"recorded":>9s} {"sim":>7s} {"sim/gpu":>8s}')
+    print('\n'.join(lines))
 
 
 # the variants whose producer shares its sub-partition: other consumer warps, FFMA warps or
@@ -170,6 +160,7 @@ def share(d, tmasim):
     for k in range(21):
         a = k * 0.05
         with tempfile.NamedTemporaryFile('w', suffix='.params', delete=False) as f:
+            # a parameter file takes positive values only: 1e-6 stands for none
             f.write(f'produce_share_factor = {max(a, 1e-6)}\n')
         errs = [math.log(s[2] / s[0]) for s in (slope(d, n, tmasim, gpu, ['--params', f.name]) for n in SHARED) if s]
         os.unlink(f.name)

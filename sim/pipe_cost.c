@@ -301,7 +301,7 @@ int64_t stas_loop_end(sim *s, warp *w)
 }
 
 /* The warp's st.async loop is over: one producer fewer in its loop on the SM. */
-void stas_loop_done(sim *s, warp *w)
+void stas_loop_done(sim *s, const warp *w)
 {
     uint32_t *n = &s->stas_active[s->cta[w->cta].sm];
     if (*n)

@@ -286,7 +286,7 @@ void produce_steps_ns(sim *s, warp *w, double *to_first, double *between, double
 int64_t copy_step_end(sim *s, warp *w);
 int stas_prepare(sim *s, err_info *e);
 int64_t stas_loop_end(sim *s, warp *w);
-void stas_loop_done(sim *s, warp *w);
+void stas_loop_done(sim *s, const warp *w);
 /* a load landing in SM sm: mem_transfer's last transfer's DRAM share is waited on there */
 void note_loads(sim *s, uint32_t sm);
 int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t);
