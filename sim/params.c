@@ -195,7 +195,9 @@ static const params_info table[] = {
     {"produce_resume_ns", P(produce_resume_ns), 62, "ns",
      ROUND_TRIP "the consumer's release to the producer's next expect_tx, the traced CTA's median: 90 (no "
      "read) and 93 (reading), less the hand-off itself (wake_ns, 29.85): the end of its wait and its loop before "
-     "the expect_tx. The corpus's traced kernels, with neighbours, show 123-251 (scripts/producer-steps.py)"},
+     "the expect_tx. The corpus's traced kernels, with neighbours, show 123-251 (scripts/producer-steps.py). It is a "
+     "chain of the producer's instructions: it stretches as its steps do (produce_share_factor, the clock); at 4, 8, "
+     "12 CTAs per SM the traced release-to-expect_tx grows 94, 100, 108 ns"},
     {"produce_neighbour_ns", P(produce_neighbour_ns), 48.4, "ns",
      PRODUCER_SWEEP "what consumer warps that read shared memory or run FFMA add to the producer's stage "
      "when none of them shares its sub-partition: 2 warps reading 16-byte rows twice +60.7, 3 FFMA warps "
@@ -205,7 +207,9 @@ static const params_info table[] = {
      ROUND_TRIP "the copy's issue to the consumer's wait returning, the traced CTA's median: 287 (no read) and "
      "286 (reading), less the modelled flight of its 2 KiB box from L2 (191) and wake_ns (29.85): the consumer's "
      "suspended try_wait returns this much later than the warp-to-warp hand-off when a copy completes its phase "
-     "(the unrecorded slopes put it at 82 and 58)"},
+     "(the unrecorded slopes put it at 82 and 58). A chain of the consumer's instructions: it stretches as the "
+     "producer's steps do (produce_share_factor, the clock); at 4, 8, 12 CTAs per SM the traced issue-to-return "
+     "grows 291, 302, 322 ns"},
     {"produce_share_factor", P(produce_share_factor), 0.40, "",
      PRODUCER_SWEEP "the producer's steps stretch by this share of the cycles the other warps of its "
      "sub-partition take its issue slots: 3, 4, 8 and 15 idle consumer warps (0-3 on its sub-partition) 442, "

@@ -105,20 +105,22 @@ static void account_wait(sim *s, warp *w, int64_t end)
 /* What a warp does between its blocked wait's return and its next step: the end of the
  * producer's wait and its loop before the next expect_tx, the generated pipeline kernel's,
  * its st.async producer's or the GEMM kernel's (each measured in its own kernels' traces). */
-static int64_t resume_after_wait(const sim *s, const warp *w)
+static int64_t resume_after_wait(sim *s, warp *w)
 {
     if (!w->is_consumer && s->d->mode == PIPE_STASYNC)
         return (int64_t)(s->p->stas_resume_ns * 1000);
     if (w->is_consumer || s->d->mode != PIPE_WARP_SPECIALIZED)
         return 0;
-    return (int64_t)((s->gemm ? s->p->gemm_produce_resume_ns : s->p->produce_resume_ns) * 1000);
+    if (s->gemm)
+        return (int64_t)(s->p->gemm_produce_resume_ns * 1000);
+    return (int64_t)(chain_scale(s, w, 0) * s->p->produce_resume_ns * 1000);
 }
 
 /* From the phase completing to the suspended try_wait's return: the calibrated hand-off,
  * and for a generated pipeline's consumer consume_resume_ns more. */
-static int64_t wake_after(const sim *s, const warp *w)
+static int64_t wake_after(sim *s, warp *w)
 {
-    double ns = s->p->wake_ns + (w->is_consumer && !s->gemm ? s->p->consume_resume_ns : 0);
+    double ns = s->p->wake_ns + (w->is_consumer && !s->gemm ? chain_scale(s, w, 1) * s->p->consume_resume_ns : 0);
     return (int64_t)(ns * 1000);
 }
 

@@ -32,16 +32,33 @@ int64_t issue_end(sim *s, warp *w, int64_t dur_ps, double slots)
 }
 
 /* The share of cycles the other warps of w's sub-partition took its issue slots since w's
- * last call (at most 1), and the marks moved on to now. */
-static double smsp_others_rate(sim *s, warp *w)
+ * marks (at most 1); `move` moves the marks on to now. */
+static double smsp_others_share(sim *s, warp *w, int move)
 {
     uint32_t at = s->cta[w->cta].sm * 4 + w->smsp;
     int64_t span = s->now - w->mark_at, others = s->issued[at] - w->mark_smsp - (w->issued_ps - w->mark_own);
     double rate = span > 0 && w->mark_at > 0 ? (double)others / (double)span : 0.0;
-    w->mark_at = s->now;
-    w->mark_smsp = s->issued[at];
-    w->mark_own = w->issued_ps;
+    if (move) {
+        w->mark_at = s->now;
+        w->mark_smsp = s->issued[at];
+        w->mark_own = w->issued_ps;
+    }
     return rate < 0 ? 0 : rate > 1 ? 1 : rate;
+}
+
+/* How much longer than alone a chain of w's dependent instructions takes now: it loses
+ * turns to the other warps of its sub-partition in proportion to the share of cycles they
+ * take its issue slots (produce_share_factor, measured on the producer). */
+static double chain_stretch(sim *s, warp *w, int move)
+{
+    return 1.0 + s->p->produce_share_factor * smsp_others_share(s, w, move);
+}
+
+/* The same for a chain measured in ns at the calibration clock: it counts cycles, so it
+ * stretches with a lower clock too. */
+double chain_scale(sim *s, warp *w, int move)
+{
+    return s->p->clock_ghz * s->ps_per_cycle / 1000.0 * chain_stretch(s, w, move);
 }
 
 /* The producer's own time to its first copy, between its copies and after its last (ns).
@@ -62,7 +79,7 @@ void produce_steps_ns(sim *s, warp *w, double *to_first, double *between, double
         return;
     }
     int busy = d->reads_enabled || d->math == PIPE_MATH_FMA;
-    double scale = p->clock_ghz * s->ps_per_cycle / 1000.0 * (1.0 + p->produce_share_factor * smsp_others_rate(s, w));
+    double scale = chain_scale(s, w, 1);
     *to_first = scale * (d->multicast ? p->mcast_expect_tx_ns : p->expect_tx_ns);
     *between = scale * (d->multicast ? p->mcast_tma_issue_ns : p->tma_issue_ns);
     *tail = scale * (p->produce_tail_ns + (busy ? p->produce_neighbour_ns : 0));

@@ -113,7 +113,7 @@ typedef struct warp {
     uint16_t wait_bar;
     int64_t store_done;
     int64_t issued_ps;           /* issue slots it has taken on its sub-partition, in ps of cycles */
-    int64_t mark_at, mark_smsp, mark_own;  /* producer: time and issue counts at its last step */
+    int64_t mark_at, mark_smsp, mark_own;  /* time and issue counts at its last chain_scale(move) */
     uint32_t gen;                /* its pending warp event is the one carrying this number */
     size_t math_slot;            /* the math span's trace event, its length set when it ends */
     int64_t math_start;          /* ps: the math span's start (-1: none open) */
@@ -283,6 +283,7 @@ int barsync_arrive(sim *s, warp *w, uint32_t iter);
 /* pipe_cost.c */
 int64_t issue_end(sim *s, warp *w, int64_t dur_ps, double slots);
 void produce_steps_ns(sim *s, warp *w, double *to_first, double *between, double *tail);
+double chain_scale(sim *s, warp *w, int move);
 int64_t copy_step_end(sim *s, warp *w);
 int stas_prepare(sim *s, err_info *e);
 int64_t stas_loop_end(sim *s, warp *w);
