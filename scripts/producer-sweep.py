@@ -8,7 +8,9 @@ copy-to-copy step), multicast in clusters of 2, four FFMA consumer warps (one on
 producer's sub-partition), 4 CTAs per SM, neighbours: 2-7 consumer warps reading the
 stage, or 2-4 issuing mma.sync (names n_*), sharing: 3-15 idle or FFMA consumer warps,
 1-8 CTAs per SM on an 8 MiB tensor (names s_*), and the round trip of one stage at 1-16 CTAs
-per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*).
+per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*); and
+consumer-bound pipelines whose consumer warp reads its stage eight times or runs 512 FFMA, at
+1-12 CTAs per SM or 2-8 such warps in a CTA (names c_*), where the stage is the consumer's.
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -34,15 +36,18 @@ TENSOR = '  - {{name: {}, dtype: bf16, dims: [64, 64], box: [16, 64], swizzle: n
 # 4096 boxes of 2 KiB: the CTAs of a grid read distinct boxes, none is hot
 BIG = '  - {{name: {}, dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: none}}'
 READS = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 2}\n'
+# the consumer-bound variants' read: the same rows eight times, longer than the producer's step
+READS8 = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 8}\n'
 ITERS = (100, 300)
 
 
 def V(family='p', mode='warp_specialized', consumers=1, tensors=1, math='none', per=1, stages=8,
-      reads=False, big=False, cluster=0, multicast=False, other=''):
+      reads=False, big=False, cluster=0, multicast=False, other='', amount=None):
     """A variant: its name prefix (p, n, s or r), the description's fields, and `other`
     lines written before the consumer's."""
     return dict(family=family, mode=mode, consumers=consumers, tensors=tensors, math=math, per=per,
-                stages=stages, reads=reads, big=big, cluster=cluster, multicast=multicast, other=other)
+                stages=stages, reads=reads, big=big, cluster=cluster, multicast=multicast, other=other,
+                amount=amount)
 
 
 WS, MS, CP, ST = 'warp_specialized', 'multistage', 'cp_async', 'st_async'
@@ -81,6 +86,12 @@ VARIANTS = {
     'rtm4': V('r', stages=1, big=True, reads=True, cluster=4, multicast=True),
     'rtm2p4': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=4),
     'rtm4p8': V('r', stages=1, big=True, reads=True, cluster=4, multicast=True, per=8),
+    # consumer-bound: one consumer warp per CTA reading its stage's rows eight times (or
+    # running 512 FFMA without reads), stages of the 8 MiB tensor, at 1-12 CTAs per SM; and
+    # 2, 4, 8 such reading warps in one CTA, 4 stages (names c_*)
+    **{f'cr{n}': V('c', big=True, reads=READS8, per=n, stages=4) for n in (1, 4, 8, 12)},
+    **{f'cw{n}': V('c', consumers=n, big=True, reads=READS8, stages=4) for n in (2, 4, 8)},
+    **{f'cf{n}': V('c', big=True, math='fma', amount=512, per=n, stages=4) for n in (1, 12)},
 }
 
 
@@ -95,11 +106,13 @@ def description(name, v, iters):
                if v['cluster'] else '')
     tensors = '\n'.join((BIG if v['big'] else TENSOR).format('ABC'[t]) for t in range(v['tensors']))
     amount = {'none': '', 'fma': ', amount: 64', 'mma': ', amount: 4096'}[v['math']]
+    if v['amount']:
+        amount = f", amount: {v['amount']}"
     return (f"# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {v['mode']}\n"
             f"grid: {{ctas: {132 * v['per']}, ctas_per_sm: {v['per']}}}\n{cluster}"
             f"warps: {{{producer}consumer: {v['consumers']}}}\nstages: {v['stages']}\n"
             f"iterations: {iters}\ntensors:\n{tensors}\n{v['other']}consumer:\n"
-            f"{READS if v['reads'] else ''}  math: {{kind: {v['math']}{amount}}}\n")
+            f"{(v['reads'] if isinstance(v['reads'], str) else READS) if v['reads'] else ''}  math: {{kind: {v['math']}{amount}}}\n")
 
 
 def write(d):
