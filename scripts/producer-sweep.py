@@ -10,7 +10,8 @@ stage, or 2-4 issuing mma.sync (names n_*), sharing: 3-15 idle or FFMA consumer 
 1-8 CTAs per SM on an 8 MiB tensor (names s_*), and the round trip of one stage at 1-16 CTAs
 per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*); and
 consumer-bound pipelines whose consumer warp reads its stage eight times or runs 512 FFMA, at
-1-12 CTAs per SM or 2-8 such warps in a CTA (names c_*), where the stage is the consumer's.
+1-12 CTAs per SM or 2-8 such warps in a CTA (8 also with 4- and 8-byte loads and ldmatrix)
+(names c_*), where the stage is the consumer's.
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -38,6 +39,9 @@ BIG = '  - {{name: {}, dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: n
 READS = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 2}\n'
 # the consumer-bound variants' read: the same rows eight times, longer than the producer's step
 READS8 = '  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 8}\n'
+# the same with 4- and 8-byte loads per lane, and ldmatrix .x4
+READS8_W = {w: f'  reads: {{tensor: 0, pattern: rows, bytes_per_lane: {w}, warps: 1, repeat: 8}}\n' for w in (4, 8)}
+READS8_LDSM = '  reads: {tensor: 0, pattern: ldsm-a, warps: 1, repeat: 8}\n'
 ITERS = (100, 300)
 
 
@@ -92,6 +96,9 @@ VARIANTS = {
     **{f'cr{n}': V('c', big=True, reads=READS8, per=n, stages=4) for n in (1, 4, 8, 12)},
     **{f'cw{n}': V('c', consumers=n, big=True, reads=READS8, stages=4) for n in (2, 4, 8)},
     **{f'cf{n}': V('c', big=True, math='fma', amount=512, per=n, stages=4) for n in (1, 12)},
+    # 8 reading warps with narrower loads and with ldmatrix: the read's instructions by width
+    **{f'cw8b{w}': V('c', consumers=8, big=True, reads=READS8_W[w], stages=4) for w in (4, 8)},
+    'cw8l': V('c', consumers=8, big=True, reads=READS8_LDSM, stages=4),
 }
 
 
