@@ -66,8 +66,8 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
             uint32_t target = d->multicast ? base + k : w->cta;
             if (d->mode == PIPE_STASYNC)   /* the peer's producer wrote this stage */
                 target = base + ((w->cta - base) ^ 1u);
-            pipe_emit(s, s->now, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
-                 target != w->cta ? TRACE_FLAG_REMOTE : 0);
+            pipe_emit(s, s->now + cost, 0, w, target, TRACE_RELEASE, st, it, empty_bar(s, st), it / d->stages, 0,
+                      target != w->cta ? TRACE_FLAG_REMOTE : 0);
             if (d->mode == PIPE_STASYNC) {
                 cost += stas_release(s, w, target, it, count);
                 continue;
@@ -78,6 +78,11 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                                s->now + cost + wait + (int64_t)(s->p->dsmem_latency_ns * 1000));
                 double flat = remotes++ ? remote_arrive_next_ns(s) : s->p->remote_arrive_ns;
                 cost += wait + (int64_t)(flat * 1000);
+            } else if (cost > 0 && !s->gemm) {
+                /* the kernel arrives on the cluster's ranks in order: a CTA of rank r makes
+                 * its own arrive after the remote ones on ranks 0 .. r-1 */
+                arrive_on_peer(s, w, target, it, count, s->now + cost);
+                cost += (int64_t)(s->p->arrive_ns * 1000);
             } else {
                 bar_op(s, target, empty_bar(s, st), &ev, w, it);
                 if (!s->gemm || k == 0)

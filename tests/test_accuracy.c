@@ -73,7 +73,7 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
          * the model 0.35 (latency); corpus_0002_0025 (8 consumer warps, 32 stages, clusters of
          * 4) sits between latency and synchronization too. Seed 2's 0098 and 0079 read latency,
          * as recorded, once L2 serves few requests per ns from a small footprint. */
-        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.75 : 7.8);
+        cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.7 : 7.8);
         cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.1 : 40.6);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 90.7 : 82.3);
     }
@@ -90,7 +90,7 @@ Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
     cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 7.8);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 53.4);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 54.0);
     cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 86.8);
     done(&r);
 }
