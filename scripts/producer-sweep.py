@@ -10,7 +10,8 @@ stage, or 2-4 issuing mma.sync (names n_*), sharing: 3-15 idle or FFMA consumer 
 1-8 CTAs per SM on an 8 MiB tensor (names s_*), and the round trip of one stage at 1-16 CTAs
 per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*); and
 consumer-bound pipelines whose consumer warp reads its stage eight times or runs 512 FFMA, at
-1-12 CTAs per SM or 2-8 such warps in a CTA (8 also with 4- and 8-byte loads and ldmatrix)
+1-12 CTAs per SM or 2-8 such warps in a CTA (8 also with 4- and 8-byte loads and ldmatrix,
+and with 2, 8 and 13 stages; 7 of 8-byte loads in multicast clusters of 2 with 13 stages)
 (names c_*), where the stage is the consumer's.
 
     scripts/producer-sweep.py write DIR          write the descriptions
@@ -99,6 +100,11 @@ VARIANTS = {
     # 8 reading warps with narrower loads and with ldmatrix: the read's instructions by width
     **{f'cw8b{w}': V('c', consumers=8, big=True, reads=READS8_W[w], stages=4) for w in (4, 8)},
     'cw8l': V('c', consumers=8, big=True, reads=READS8_LDSM, stages=4),
+    # the reading warps' drift by the ring's depth: 8 reading warps with 2, 8 and 13 stages
+    # (cw8 has 4), and 7 warps of 8-byte loads in multicast clusters of 2 with 13 stages,
+    # whose consumers never wait for data
+    **{f'cw8s{n}': V('c', consumers=8, big=True, reads=READS8, stages=n) for n in (2, 8, 13)},
+    'cw7mc': V('c', consumers=7, big=True, reads=READS8_W[8], stages=13, cluster=2, multicast=True),
 }
 
 
