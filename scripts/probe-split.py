@@ -21,7 +21,10 @@ import fitlib
 half = fitlib.half_arg()
 dirs = sys.argv[2:] or ['traces/h200/corpus']
 tmasim = os.environ.get('TMASIM', 'build/rel/tmasim')
-least = int(os.environ.get('MIN', '5'))
+least = os.environ.get('MIN', '5')
+if not least.isdigit() or int(least) < 1:
+    fitlib.die(f'MIN: {least!r} (allowed: an integer 1 or more)')
+least = int(least)
 prefix = os.environ.get('PREFIX', 'corpus_')
 CONSUMER, FULL = 1, 1   # trace role (sim/trace.h TRACE_ROLE_CONSUMER) and TRACE_FLAG_FULL_BARRIER
 
@@ -60,8 +63,9 @@ def steps(events, reads):
 
 
 rows = []
+kernels = fitlib.descriptions(dirs, prefix=prefix, half=half)
 print(f"{'kernel':18} {'mode':17} {'A: to wait':>11} {'n':>5} {'B: to read':>11} {'n':>5} {'B - A':>6}")
-for name, d in fitlib.descriptions(dirs, prefix=prefix, half=half):
+for name, d in kernels:
     y = open(os.path.join(d, name + '.yaml')).read()
     tmt = os.path.join(d, name + '.tmt')
     mode = fitlib.field(y, r'^mode: (\w+)', str, '?')

@@ -297,8 +297,8 @@ static void apply_event(sim *s, const sim_ev *ev)
         bar_op(s, ev->target, ev->bar, &m, NULL, ev->iter);
         break;
     }
-    case EV_REMOTE_ARRIVE: {
-        /* a release.cluster arrive reaching the peer's barrier (release_upto) */
+    case EV_ARRIVE: {
+        /* a release's arrive taking effect later than its issue (release_upto) */
         mbar_event m = {.op = MBAR_ARRIVE, .count = ev->bytes, .has_intended = 1, .intended_phase = ev->iter / d->stages};
         bar_op(s, ev->target, ev->bar, &m, &s->w[ev->warp], ev->iter);
         break;

@@ -46,19 +46,14 @@ static double smsp_others_share(sim *s, warp *w, int move)
     return rate < 0 ? 0 : rate > 1 ? 1 : rate;
 }
 
-/* How much longer than alone a chain of w's dependent instructions takes now: it loses
- * turns to the other warps of its sub-partition in proportion to the share of cycles they
- * take its issue slots (produce_share_factor, measured on the producer). */
-static double chain_stretch(sim *s, warp *w, int move)
-{
-    return 1.0 + s->p->produce_share_factor * smsp_others_share(s, w, move);
-}
-
-/* The same for a chain measured in ns at the calibration clock: it counts cycles, so it
- * stretches with a lower clock too. */
+/* How much longer than measured a chain of w's dependent instructions, timed in ns at the
+ * calibration clock, takes now: it counts cycles, so it stretches with a lower clock, and
+ * it loses turns to the other warps of its sub-partition in proportion to the share of
+ * cycles they take its issue slots (produce_share_factor, measured on the producer). */
 double chain_scale(sim *s, warp *w, int move)
 {
-    return s->p->clock_ghz * s->ps_per_cycle / 1000.0 * chain_stretch(s, w, move);
+    double stretch = 1.0 + s->p->produce_share_factor * smsp_others_share(s, w, move);
+    return s->p->clock_ghz * s->ps_per_cycle / 1000.0 * stretch;
 }
 
 /* The producer's own time to its first copy, between its copies and after its last (ns).

@@ -20,7 +20,7 @@
 #include "pipe_plan.h"
 
 /* ---------------------------------------------------------------- event heap */
-enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE, EV_CP_GROUP_DONE, EV_REMOTE_ARRIVE };
+enum { EV_WARP = 0, EV_COMPLETE_TX, EV_CP_ARRIVE, EV_CP_GROUP_DONE, EV_ARRIVE };
 
 typedef struct sim_ev {
     int64_t t;                   /* ps */
@@ -30,7 +30,7 @@ typedef struct sim_ev {
     uint32_t target;             /* warp index (global) or CTA */
     uint32_t bytes;
     uint32_t iter;
-    uint32_t warp;               /* EV_REMOTE_ARRIVE: the arriving warp (global index) */
+    uint32_t warp;               /* EV_ARRIVE: the arriving warp (global index) */
 } sim_ev;
 
 typedef struct heap {

@@ -21,10 +21,12 @@ static int next_action(const sim *s, const warp *w)
     return w->cons_i < d->iterations ? ACT_CONSUME : ACT_FINISH;
 }
 
-/* A release of iteration it on a cluster peer's empty barrier, reaching it at `at`. */
-static void arrive_on_peer(sim *s, warp *w, uint32_t target, uint32_t it, uint32_t count, int64_t at)
+/* A release of iteration it on CTA target's empty barrier that takes effect at `at`: a
+ * cluster peer's when the arrive reaches it, the warp's own CTA's after the remote arrives
+ * before it. */
+static void arrive_later(sim *s, warp *w, uint32_t target, uint32_t it, uint32_t count, int64_t at)
 {
-    sim_ev ev = {.t = at, .type = EV_REMOTE_ARRIVE, .target = target,
+    sim_ev ev = {.t = at, .type = EV_ARRIVE, .target = target,
                  .bar = (uint16_t)empty_bar(s, it % s->d->stages), .bytes = count, .iter = it,
                  .warp = (uint32_t)(w - s->w)};
     heap_push(&s->h, ev);
@@ -35,7 +37,7 @@ static void arrive_on_peer(sim *s, warp *w, uint32_t target, uint32_t it, uint32
  * while the warp goes on after stas_release_ns. */
 static int64_t stas_release(sim *s, warp *w, uint32_t target, uint32_t it, uint32_t count)
 {
-    arrive_on_peer(s, w, target, it, count, s->now + (int64_t)(s->p->dsmem_latency_ns * 1000));
+    arrive_later(s, w, target, it, count, s->now + (int64_t)(s->p->dsmem_latency_ns * 1000));
     return (int64_t)(s->p->stas_release_ns * 1000);
 }
 
@@ -74,14 +76,14 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
             }
             if (target != w->cta && !s->gemm) {
                 int64_t wait = release_dram_wait_ps(s, s->cta[w->cta].sm, s->now + cost);
-                arrive_on_peer(s, w, target, it, count,
+                arrive_later(s, w, target, it, count,
                                s->now + cost + wait + (int64_t)(s->p->dsmem_latency_ns * 1000));
                 double flat = remotes++ ? remote_arrive_next_ns(s) : s->p->remote_arrive_ns;
                 cost += wait + (int64_t)(flat * 1000);
             } else if (cost > 0 && !s->gemm) {
                 /* the kernel arrives on the cluster's ranks in order: a CTA of rank r makes
                  * its own arrive after the remote ones on ranks 0 .. r-1 */
-                arrive_on_peer(s, w, target, it, count, s->now + cost);
+                arrive_later(s, w, target, it, count, s->now + cost);
                 cost += (int64_t)(s->p->arrive_ns * 1000);
             } else {
                 bar_op(s, target, empty_bar(s, st), &ev, w, it);
