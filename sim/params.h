@@ -43,6 +43,7 @@ typedef struct pipe_params {
     double tma_issue_ns;           /* generated TMA producer: one copy to the next of its stage */
     double arrive_ns;              /* warp time of an mbarrier arrive (local) */
     double wake_ns;                /* phase completion -> a blocked try_wait returns */
+    double wake_stagger_ns;        /* between the returns of the waiters one phase wakes */
     double ldgsts_issue_cycles;    /* warp cycles per cp.async (LDGSTS) instruction */
     double ldgsts_step_ns;         /* warp time of an mbarrier copy step besides its cp.async trips */
     double ldgsts_group_step_ns;   /* the same for a commit-group copy step */

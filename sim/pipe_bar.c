@@ -124,10 +124,16 @@ static int64_t wake_after(sim *s, warp *w)
     return (int64_t)(ns * 1000);
 }
 
+/* The waiters a phase wakes return one after another, wake_stagger_ns apart (in warp order
+ * here; on the GPU the order varies). It is a few ns, but warps that go on to share the
+ * port or a pipe equally stay in step only while nothing sets them apart: the warp that
+ * starts first takes a larger share, ends earlier and comes back earlier, and the GPU's
+ * warps drift apart so (the c_cw8s* probes); woken at one instant, the model's would not. */
 static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
 {
     uint64_t *mask = &s->waiters[(size_t)cta * s->nbar + b];
     uint64_t bits = *mask;
+    int64_t stagger = (int64_t)(s->p->wake_stagger_ns * 1000), after = 0;
     while (bits) {
         uint32_t idx = (uint32_t)__builtin_ctzll(bits);
         bits &= bits - 1;
@@ -140,7 +146,8 @@ static void wake_waiters(sim *s, uint32_t cta, uint32_t b)
             mbar_step(m, &ok, m, NULL, NULL);
             *mask &= ~(1ull << idx);
             w->blocked = 0;
-            int64_t t = s->now + wake_after(s, w);
+            int64_t t = s->now + wake_after(s, w) + after;
+            after += stagger;
             account_wait(s, w, t);
             schedule_warp(s, wi, t + resume_after_wait(s, w));
         }

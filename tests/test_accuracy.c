@@ -45,14 +45,13 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         /* the H100 recordings of kernels the generator has changed since are superseded
          * (traces/h100/corpus/superseded.txt) until an H100 records them again */
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
-        /* the largest error on the H200 is corpus_0001_0186 (+45%: seven warps reading without
-         * math, kept in step by the shared port where the hardware's port is 83% busy); on the
-         * H100 corpus_0001_0212 (-38%: 5 CTAs per SM, one stage, multicast and a store).
-         * corpus_0001_0104 (+34% on the H200) takes 40.7 us when run again, not the 32.8 us
-         * recorded (README says more). The bounds are the figures of the model as it is, so
-         * that a change that makes them worse shows. */
-        cr_expect_leq(med, g ? 4.9 : 4.3, "median |error| of the test half");
-        cr_expect_leq(max, g ? 44.8 : 37.4, "largest |error| of the test half");
+        /* the largest error on the H200 is corpus_0001_0104 (+34%), which takes 40.7 us when
+         * run again, not the 32.8 us recorded (README says more); on the H100
+         * corpus_0001_0212 (-40%: 5 CTAs per SM, one stage, multicast and a store; -37% before
+         * the waiters of one phase were woken wake_stagger_ns apart). The bounds are the
+         * figures of the model as it is, so that a change that makes them worse shows. */
+        cr_expect_leq(med, g ? 4.7 : 4.3, "median |error| of the test half");
+        cr_expect_leq(max, g ? 34.2 : 39.8, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 89.4 : 85.2, "verdict agreement with the recorded evidence");
     }
     done(&r);
@@ -67,14 +66,16 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
         /* on the H200 corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) is the
-         * worst, -49%, too fast in the model; corpus_0002_0106 (st_async, one stage, 12 CTAs
+         * worst, -50%, too fast in the model (-49% with the waiters of one phase woken at
+         * one instant, -38% with them 0.5-1 ns apart: its warps settle into one of several
+         * drifted states); corpus_0002_0106 (st_async, one stage, 12 CTAs
          * per SM) -41%. The H100's verdicts: corpus_0002_0010 (st_async) recorded its consumers
          * waiting on data 0.30 of their time, at the verdict's 0.30 threshold (synchronization),
          * the model 0.35 (latency); corpus_0002_0025 (8 consumer warps, 32 stages, clusters of
          * 4) sits between latency and synchronization too. Seed 2's 0098 and 0079 read latency,
          * as recorded, once L2 serves few requests per ns from a small footprint. */
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.7 : 7.8);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.1 : 40.6);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.8 : 40.6);
         cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 90.7 : 82.3);
     }
     done(&r);
@@ -90,7 +91,7 @@ Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
     cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 7.8);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 54.0);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 53.1);
     cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 86.8);
     done(&r);
 }
