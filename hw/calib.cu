@@ -1391,6 +1391,49 @@ int b_gemm_chain(ctx &c, void *big)
     return 0;
 }
 
+/* How far apart the warps one phase wakes return: per round, (last return - first) / (waiters
+ * - 1), at 2, 4, 8, 16 and 31 waiting warps; the parameter pools every round. */
+static int b_wake_spread(ctx &c)
+{
+    const int rounds = 64, waiters[5] = {2, 4, 8, 16, 31};
+    std::vector<double> all;
+    std::string pts;
+    for (int wi = 0; wi < 5; wi++) {
+        const int n = waiters[wi];
+        std::vector<double> sp, first;
+        size_t pairs = 0, lower = 0;
+        for (int rep = 0; rep < 3; rep++) {
+            ck_wake_spread<<<1, (n + 1) * 32>>>(c.dout, rounds);
+            if (fetch(c, (size_t)rounds * 32))
+                return -1;
+            for (int r = 1; r < rounds; r++) {
+                const u64 *t = &c.hout[(size_t)r * 32];
+                u64 lo = ~0ull, hi = 0;
+                for (int w = 1; w <= n; w++) {
+                    lo = std::min(lo, t[w]);
+                    hi = std::max(hi, t[w]);
+                    for (int v = w + 1; v <= n; v++)
+                        if (t[w] != t[v]) {
+                            pairs++;
+                            lower += t[w] < t[v];
+                        }
+                }
+                sp.push_back((double)(hi - lo) / (n - 1) / c.ghz);
+                first.push_back((double)(lo - t[0]) / c.ghz);
+            }
+        }
+        all.insert(all.end(), sp.begin(), sp.end());
+        pts += fmt("%s%d: %.1f [%.1f..%.1f] (first %.0f ns after the arrive, lower warp first in %.0f%% of pairs)",
+                   pts.empty() ? "" : "; ", n, quantile(sp, 0.5), quantile(sp, 0.1), quantile(sp, 0.9),
+                   quantile(first, 0.5), pairs ? 100.0 * (double)lower / (double)pairs : 0.0);
+    }
+    add(c, "mbarrier", "wake_stagger_ns", "ns", true, all,
+        fmt("warps 1..N of one CTA waiting with all lanes (try_wait) on one barrier that warp 0 completes, "
+            "(last return - first) / (N - 1) per round, 63 rounds x 3 launches per N; by N: %s",
+            pts.c_str()));
+    return 0;
+}
+
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -1417,7 +1460,7 @@ int b_mbar(ctx &c)
         wake.push_back(hand[i] - plain[i]);
     add(c, "mbarrier", "wake_ns", "ns", true, wake,
         "the ping-pong's hand-off less an arrive without a result: phase completion to the waiting warp running");
-    return 0;
+    return b_wake_spread(c);
 }
 
 int b_cpasync(ctx &c, void *big, size_t big_bytes)
@@ -2068,9 +2111,9 @@ void usage(FILE *f)
             "size from L2 and DRAM; TMA fill rate of one SM and of the GPU, and the L2 footprint\n"
             "past which re-reads miss; ld.shared / ldmatrix by width and warps per sub-partition;\n"
             "the shared-memory port; shared load latency; FFMA and mma.sync rate and latency;\n"
-            "mbarrier arrive, expect_tx and hand-off; cp.async rate by warps per SM; TMA store and\n"
-            "add reduction; bar.sync; cluster remote arrive, alone and by warps per SM; kernel launch\n"
-            "overhead and CTA start\n"
+            "mbarrier arrive, expect_tx, hand-off and wake spacing; cp.async rate by warps per SM;\n"
+            "TMA store and add reduction; bar.sync; cluster remote arrive, alone and by warps per\n"
+            "SM; kernel launch overhead and CTA start\n"
             "spread; resident clusters; L2 reads shared by several SMs (l2share); the GEMM producer's\n"
             "stages by their size (gemm_chain); integer issue\n"
             "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"

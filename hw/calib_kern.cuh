@@ -637,6 +637,37 @@ __global__ void ck_mbar(u64 *out, u32 *sink)
     }
 }
 
+/* The waiters one phase wakes: warps 1 .. W-1 of one CTA wait with all their lanes (try_wait,
+ * as the generated consumers do) on a barrier of count 1 that warp 0's lane 0 arrives on
+ * 2000 cycles after the CTA's barrier, so that every waiter is suspended by then; per
+ * round r, out[r x 32 + w] is the clock at which warp w's wait returned (out[r x 32] the
+ * arrive's). */
+__global__ void ck_wake_spread(u64 *out, int rounds)
+{
+    __shared__ __align__(8) u64 bar;
+    const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0)
+        ck_bar_init(ck_sa(&bar), 1);
+    __syncthreads();
+    for (int r = 0; r < rounds; r++) {
+        __syncthreads();
+        u64 t;
+        if (warp == 0) {
+            t = ck_clk();
+            while (ck_clk() - t < 2000)
+                ;
+            t = ck_clk();
+            if (lane == 0)
+                ck_arrive(ck_sa(&bar));
+        } else {
+            ck_wait(ck_sa(&bar), (u32)r & 1u);
+            t = ck_clk();
+        }
+        if (lane == 0)
+            out[r * 32 + warp] = t;
+    }
+}
+
 /* cp.async.cg of 16 bytes per lane: each warp copies batches of 8 instructions (4 KB) into
  * its own double buffer, commit group per batch, wait_group 1; source warp w of CTA c at
  * ((c x warps + w) x 8 KB + batch x 4 KB) mod footprint. out per warp: cycles of the first

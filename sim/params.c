@@ -30,7 +30,7 @@
 #define STAS_CAL "measured: tmahw calibrate --only clock,stas on the H200 (traces/h200/calibration/stas.params, 2026-11-25 08:12 UTC, driver 580.159.04, commit 1986c7b; the H100's SMs are the same design, not measured): the generated st.async loop's trips (clusters of 2, 8 stages of 8 trips per CTA, 3 launches; ns per trip in batches of 4 trips' loads then their st.async, as the generated loop's SASS has them), "
 #define REMOTE_LOAD_CAL "measured: tmahw calibrate --only remote_load on the H200 (traces/h200/calibration/remote_load.params, 2026-11-25 10:48 UTC): clusters of 2 on 132 SMs, one CTA per SM, lane 0 of warp 1 timing 1500 mbarrier.arrive.release.cluster on the peer's barrier 200 ns apart while lane 0 of warp 0 keeps loads in flight; "
 #define STAS_HANDOFFS "measured: the generated st.async pipeline's traces in the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), every st_async description whose trace is kept (CTAs 0 and 1), each kernel's median, the median over kernels (scripts/stas-handoffs.py): "
-#define WAKE_SPREAD "measured: the consumer warps that one full-barrier phase wakes from a blocked wait (two or more; every consumer wait of a CTA, iteration and stage that blocked 50 ns or more), (last wait end - first) / (waiters - 1), the median over the wakes (scripts/wake-spread.py); the order varies (the lower warp resumes first in about half the pairs), the simulator wakes them in warp order: "
+#define WAKE_CAL "measured: tmahw calibrate --only clock,mbarrier on the H200 (traces/h200/calibration/wake.params, 2026-11-25 22:04 UTC, driver 580.159.04): warps 1..N of one CTA (N 2, 4, 8, 16, 31) waiting with all lanes in try_wait on one barrier that warp 0 completes, (last return - first) / (N - 1) per round, 189 rounds per N, the same at every N; the order varies (the lower warp first in 100% of pairs at N 2, 18% at N 31), the simulator wakes them in warp order. The recorded traces of the H200 corpus's fit half give 1.8 ns, the recording's clock reads included (scripts/wake-spread.py): "
 #define H200_CAL "measured: tmahw calibrate on the H200 (traces/h200/calibration, 2026-11-24 00:41 UTC), "
 
 /* Every source says whether its value is measured by a microbenchmark (tmahw calibrate),
@@ -109,9 +109,10 @@ static const params_info table[] = {
      H100_CAL "mbarrier: 256 local mbarrier.arrive reading the returned state (pending_count, the generated kernel's over-arrival check), warp time each"},
     {"wake_ns", P(wake_ns), 29.85, "ns",
      H100_CAL "mbarrier: ping-pong between two warps' lanes 0 (arrive on the other's barrier, try_wait on one's own): one hand-off 32.8 ns less an arrive without a result (2.9)"},
-    {"wake_stagger_ns", P(wake_stagger_ns), 4.0, "ns",
-     WAKE_SPREAD "the H100 corpus's fit half as recorded on 2026-11-23 (traces/h100/corpus, commit 7f70bfa): 199 wakes "
-     "in 5 kernels, 4.0 ns [1.0..20.6 p10..p90]"},
+    {"wake_stagger_ns", P(wake_stagger_ns), 1.08, "ns",
+     WAKE_CAL "1.08 ns [1.01..1.18 p10..p90, n 945], about 2 cycles. The H100 was not lent since; its SMs are the "
+     "same design, and its corpus traces (scripts/wake-spread.py fit traces/h100/corpus, recorded) give 4.0 ns over 199 "
+     "wakes in 5 kernels"},
     {"ldgsts_issue_cycles", P(ldgsts_issue_cycles), 26, "cycles",
      COPY_STEPS "per trip of 32 cp.async (each lane: its chunk's 16-byte table entry, a select of the "
      "tensor's tile base, the cp.async): 13.3 ns = 26 cycles (test half on its own: 9.2 ns)"},
@@ -585,9 +586,6 @@ static const params_override overrides[] = {
      "consume step. The arrive reaches the peer dsmem_latency_ns later (the calibrated hand-off; the one fit "
      "kernel whose producer waited, corpus_0001_0150 at 4 CTAs per SM, saw the last release to the producer's "
      "wake take 452 ns)"},
-    {"h200", "wake_stagger_ns", 1.8,
-     WAKE_SPREAD "the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, commit 6bd87af): 1980 wakes "
-     "in 43 kernels, 1.8 ns [1.0..6.0 p10..p90]"},
     {"h200", "dsmem_latency_ns", 211, H200_CAL "cluster: ping-pong of remote arrives in a cluster of 2, one hand-off less wake_ns"},
 };
 

@@ -47,11 +47,11 @@ Test(accuracy, test_half_of_both_corpora_within_recorded_bounds, .timeout = 300)
         cr_expect_geq(n, g ? 110 : 34, "usable recordings in the test half");
         /* the largest error on the H200 is corpus_0001_0104 (+34%), which takes 40.7 us when
          * run again, not the 32.8 us recorded (README says more); on the H100
-         * corpus_0001_0212 (-40%: 5 CTAs per SM, one stage, multicast and a store; -37% before
-         * the waiters of one phase were woken wake_stagger_ns apart). The bounds are the
-         * figures of the model as it is, so that a change that makes them worse shows. */
-        cr_expect_leq(med, g ? 4.7 : 4.3, "median |error| of the test half");
-        cr_expect_leq(max, g ? 34.2 : 39.8, "largest |error| of the test half");
+         * corpus_0001_0212 (-38%: 5 CTAs per SM, one stage, multicast and a store; -37.3%
+         * before the waiters of one phase were woken wake_stagger_ns apart). The bounds are
+         * the figures of the model as it is, so that a change that makes them worse shows. */
+        cr_expect_leq(med, g ? 4.6 : 4.3, "median |error| of the test half");
+        cr_expect_leq(max, g ? 34.2 : 37.9, "largest |error| of the test half");
         cr_expect_geq(agree, g ? 89.4 : 85.2, "verdict agreement with the recorded evidence");
     }
     done(&r);
@@ -65,18 +65,19 @@ Test(accuracy, held_out_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int g = 0; g < 2; g++) {
         cr_expect_eq(field(r.out, g, "n"), g ? 120 : 34, "every held-out run usable (H100: superseded ones not)");
-        /* on the H200 corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) is the
-         * worst, -50%, too fast in the model (-49% with the waiters of one phase woken at
-         * one instant, -38% with them 0.5-1 ns apart: its warps settle into one of several
-         * drifted states); corpus_0002_0106 (st_async, one stage, 12 CTAs
-         * per SM) -41%. The H100's verdicts: corpus_0002_0010 (st_async) recorded its consumers
-         * waiting on data 0.30 of their time, at the verdict's 0.30 threshold (synchronization),
-         * the model 0.35 (latency); corpus_0002_0025 (8 consumer warps, 32 stages, clusters of
-         * 4) sits between latency and synchronization too. Seed 2's 0098 and 0079 read latency,
-         * as recorded, once L2 serves few requests per ns from a small footprint. */
+        /* on the H200 corpus_0002_0044 is the worst, +44%, too slow in the model;
+         * corpus_0002_0037 (3 CTAs per SM, 7 consumer warps, ldmatrix) -38%, too fast (-49%
+         * with the waiters of one phase woken at one instant, -50% with them 1.7-4 ns apart:
+         * its warps settle into one of several drifted states); corpus_0002_0106 (st_async,
+         * one stage, 12 CTAs per SM) -40%. The H100's verdicts: corpus_0002_0010 (st_async)
+         * recorded its consumers waiting on data 0.30 of their time, at the verdict's 0.30
+         * threshold (synchronization), the model 0.35 (latency); corpus_0002_0025 (8 consumer
+         * warps, 32 stages, clusters of 4) sits between latency and synchronization too. Seed
+         * 2's 0098 and 0079 read latency, as recorded, once L2 serves few requests per ns from
+         * a small footprint. */
         cr_expect_leq(field(r.out, g, "median_abs_err_pct"), g ? 6.7 : 7.8);
-        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 49.8 : 40.6);
-        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 90.7 : 82.3);
+        cr_expect_leq(field(r.out, g, "max_abs_err_pct"), g ? 44.3 : 40.6);
+        cr_expect_geq(field(r.out, g, "verdict_agree_pct"), g ? 91.6 : 82.3);
     }
     done(&r);
 }
@@ -91,7 +92,7 @@ Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
     cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 7.8);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 53.1);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 53.5);
     cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 86.8);
     done(&r);
 }
