@@ -179,7 +179,7 @@ hw/run_kernel_str.c: hw/run_kernel.cuh hw/record.cuh hw/embed.sh
 	sh hw/embed.sh
 hw/gemm_kernel_str.c: hw/gemm_kernel.cuh hw/embed.sh
 	sh hw/embed.sh hw/gemm_kernel.cuh hw/gemm_kernel_str.c gemm_gen.h gemm_kernel_body
-$(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h sim/*.h)
+$(BUILD)/rel/obj/hw/%.o: hw/%.cu $(wildcard hw/*.h hw/*.cuh sim/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 $(BUILD)/rel/obj/hwcmd/%.o: hw/%.c $(wildcard hw/*.h sim/*.h)

@@ -1582,6 +1582,54 @@ int b_cluster(ctx &c)
 /* Remote arrives of several warps of one SM at once (clusters of 2, 4 and 8 CTAs, one CTA
  * per SM, 1-16 warps each): a warp's time per arrive, and from the most warps the SM's time
  * per arrive when its warps keep it busy. */
+/* A release on every rank of a cluster, all ranks at once after a cluster barrier: in the
+ * generated kernel's order (every rank arrives on rank 0 first, then 1, ...) and rotated
+ * (rank r on r, r + 1, ...). Per rank, the median of each arrive's warp time by its place in
+ * the sequence and of the whole sequence. Measurements, not parameters. */
+static int b_remote_order(ctx &c)
+{
+    const int sizes[] = {2, 4, 8};
+    const u32 rounds = 64;
+    for (int ci = 0; ci < 3; ci++)
+        for (int rot = 0; rot < 2; rot++) {
+            const int cs = sizes[ci];
+            std::vector<std::vector<double>> step((size_t)cs * cs), total((size_t)cs);
+            for (int rep = 0; rep < 3; rep++) {
+                cudaLaunchConfig_t cfg = {};
+                cudaLaunchAttribute at[1];
+                at[0].id = cudaLaunchAttributeClusterDimension;
+                at[0].val.clusterDim.x = (unsigned)cs, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+                cfg.gridDim = dim3((unsigned)cs), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
+                CK(cudaLaunchKernelEx(&cfg, ck_remote_order, c.dout, rounds, rot));
+                if (fetch(c, (size_t)rounds * cs * 9))
+                    return -1;
+                for (u32 i = 1; i < rounds; i++)
+                    for (int r = 0; r < cs; r++) {
+                        const u64 *o = &c.hout[((size_t)i * cs + r) * 9];
+                        for (int k = 0; k < cs; k++)
+                            step[(size_t)r * cs + k].push_back((double)(o[k + 1] - o[k]) / c.ghz);
+                        total[(size_t)r].push_back((double)(o[cs] - o[0]) / c.ghz);
+                    }
+            }
+            std::string pts;
+            std::vector<double> all;
+            for (int r = 0; r < cs; r++) {
+                pts += fmt("%srank %d: %.0f (", r ? "; " : "", r, quantile(total[(size_t)r], 0.5));
+                for (int k = 0; k < cs; k++)
+                    pts += fmt("%s%.0f", k ? " " : "", quantile(step[(size_t)r * cs + k], 0.5));
+                pts += ")";
+                all.insert(all.end(), total[(size_t)r].begin(), total[(size_t)r].end());
+            }
+            add(c, "remote", fmt("remote_order_%s_c%d_ns", rot ? "rotated" : "in_order", cs).c_str(), "ns", false, all,
+                fmt("one cluster of %d, one CTA per SM, lane 0 of each rank after a cluster barrier: an arrive on every "
+                    "rank's barrier (its own local, the others mbarrier.arrive.release.cluster) %s, %u rounds x 3; "
+                    "the whole sequence's warp time per rank (each arrive's in order): %s",
+                    cs, rot ? "starting at its own rank" : "on rank 0 first, then 1, ... as the generated kernel",
+                    rounds - 1, pts.c_str()));
+        }
+    return 0;
+}
+
 int b_remote_many(ctx &c)
 {
     const int sizes[] = {2, 4, 8}, warps[] = {1, 2, 4, 8, 16};
@@ -1621,7 +1669,7 @@ int b_remote_many(ctx &c)
         "the same with 16 warps per CTA arriving at once: warp time per arrive / 16, the SM's time per remote "
         "arrive while its warps keep it busy (one value per cluster size). Measurements, not parameters: the "
         "simulator's remote_arrive_ns is what a release costs inside the generated kernels");
-    return 0;
+    return b_remote_order(c);
 }
 
 /* One point of remote_load: the arrives' median ns per arrive over the CTAs of the ranks that

@@ -826,6 +826,46 @@ __global__ void ck_remote_many(u64 *out, u32 rounds)
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+/* A consumer's release on every rank of its cluster, as the generated kernel makes it: after a
+ * cluster barrier, lane 0 of warp 0 of every rank arrives on the barrier of ranks 0, 1, ...
+ * in turn (rotated: rank + 0, rank + 1, ...), locally on its own and with
+ * mbarrier.arrive.release.cluster on the others. One cluster, one CTA per SM. Per round,
+ * out[((round x size + rank) x 9 + k] is the clock before arrive k, out[.. + size] the clock
+ * after the last; the clocks are kept in shared memory during the sequence, as the generated
+ * kernel's records are. */
+__global__ void ck_remote_order(u64 *out, u32 rounds, int rotated)
+{
+    __shared__ __align__(8) u64 bar;
+    __shared__ u64 clk[9];
+    u32 rank, size;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(size));
+    if (threadIdx.x == 0)
+        ck_bar_init(ck_sa(&bar), 1u << 19);
+    for (u32 i = 0; i < rounds; i++) {
+        asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+        if (threadIdx.x == 0) {
+            for (u32 k = 0; k < size; k++) {
+                const u32 target = rotated ? (rank + k) % size : k;
+                clk[k] = ck_clk();
+                if (target == rank) {
+                    ck_arrive(ck_sa(&bar));
+                } else {
+                    u32 peer;
+                    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer) : "r"(ck_sa(&bar)), "r"(target));
+                    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer) : "memory");
+                }
+            }
+            clk[size] = ck_clk();
+            /* to global memory after the sequence: a .release.cluster arrive waits for the
+             * thread's earlier global stores */
+            for (u32 k = 0; k <= size; k++)
+                out[((u64)i * size + rank) * 9 + k] = clk[k];
+        }
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 /* A remote arrive while TMA loads stream into the SMs: clusters of 2, one CTA per SM. Lane 0
  * of warp 1 times `rounds` mbarrier.arrive.release.cluster on the peer's barrier (a consumer's
  * release in the generated kernels); lane 0 of warp 0, when bit `rank` of load_ranks is set,
