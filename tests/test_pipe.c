@@ -353,6 +353,53 @@ Test(pipe, mma_warps_on_one_sub_partition_take_its_pipe_in_turn)
                  (long long)second, pipe_ns);
 }
 
+/* The read starts of eight warps reading one stage (no math, 13 stages, the producer far
+ * ahead) at iteration 80, earliest to latest, with the waiters of one phase woken
+ * `stagger_ns` apart. */
+static double read_spread(double stagger_ns)
+{
+    pipe_desc d;
+    parse("mode: warp_specialized\nwarps: {producer: 1, consumer: 8}\nstages: 13\niterations: 100\n"
+          "grid: {ctas: 1}\ntensors:\n  - {dtype: bf16, dims: [64, 65536], box: [16, 64], swizzle: none}\n"
+          "consumer:\n  reads: {tensor: 0, pattern: rows, bytes_per_lane: 16, warps: 1, repeat: 8}\n"
+          "  math: {kind: none}\n",
+          &d);
+    pipe_params p;
+    params_defaults("h100", &p, NULL);
+    p.wake_stagger_ns = stagger_ns;
+    trace t;
+    trace_init(&t, TRACE_SRC_SIM);
+    pipe_result r;
+    err_info e = {0};
+    pipe_opts o = {.params = &p, .out = &t};
+    cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s", e.detail);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    int seen = 0;
+    for (size_t k = 0; k < t.count; k++) {
+        const trace_event *ev = &t.events[k];
+        if (ev->kind == TRACE_SMEM_READ && ev->iteration == 80) {
+            lo = ev->t_ns < lo ? ev->t_ns : lo;
+            hi = ev->t_ns > hi ? ev->t_ns : hi;
+            seen++;
+        }
+    }
+    trace_free(&t);
+    cr_assert_eq(seen, 8);
+    return (double)(hi - lo);
+}
+
+/* Warps that read together share the port equally, a balance that does not hold: the one
+ * that starts first takes more, ends first and comes back first (the GPU's eight reading
+ * warps drift apart so, traces/h200/probes/producer c_cw8s*). Woken at one instant, the
+ * model's warps would stay in step for ever; the measured stagger of a wake sets them
+ * apart within a few stages. */
+Test(pipe, reading_warps_woken_a_few_ns_apart_drift_apart)
+{
+    double together = read_spread(0.0), apart = read_spread(1.08);
+    cr_assert_leq(together, 1.0, "woken at once, the reads stay in step: spread %.0f ns", together);
+    cr_assert_gt(apart, 100.0, "woken 1.08 ns apart, the reads drift apart: spread %.0f ns", apart);
+}
+
 Test(pipe, more_stages_help_until_the_bottleneck_moves)
 {
     /* 8 CTAs: HBM is far from saturated, so copy latency is what stages hide */
