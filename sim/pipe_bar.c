@@ -125,7 +125,7 @@ static int64_t wake_after(sim *s, warp *w)
 }
 
 /* The waiters a phase wakes return one after another, wake_stagger_ns apart (in warp order
- * here; on the GPU the order varies). It is a few ns, but warps that go on to share the
+ * here; on the GPU the order varies). It is about 1 ns, but warps that go on to share the
  * port or a pipe equally stay in step only while nothing sets them apart: the warp that
  * starts first takes a larger share, ends earlier and comes back earlier, and the GPU's
  * warps drift apart so (the c_cw8s* probes); woken at one instant, the model's would not. */
