@@ -1589,10 +1589,12 @@ int b_cluster(ctx &c)
 static int b_remote_order(ctx &c)
 {
     const int sizes[] = {2, 4, 8};
-    const u32 rounds = 64;
+    const u32 rounds = 64, apart_cycles = 4000;
     for (int ci = 0; ci < 3; ci++)
-        for (int rot = 0; rot < 2; rot++) {
+        for (int rot = 0; rot < 3; rot++) {
+            /* rot 2: the kernel's order, rank r starting r x 4000 cycles after the others */
             const int cs = sizes[ci];
+            const u32 apart = rot == 2 ? apart_cycles : 0;
             std::vector<std::vector<double>> step((size_t)cs * cs), total((size_t)cs);
             for (int rep = 0; rep < 3; rep++) {
                 cudaLaunchConfig_t cfg = {};
@@ -1600,7 +1602,7 @@ static int b_remote_order(ctx &c)
                 at[0].id = cudaLaunchAttributeClusterDimension;
                 at[0].val.clusterDim.x = (unsigned)cs, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
                 cfg.gridDim = dim3((unsigned)cs), cfg.blockDim = dim3(32u), cfg.attrs = at, cfg.numAttrs = 1;
-                CK(cudaLaunchKernelEx(&cfg, ck_remote_order, c.dout, rounds, rot));
+                CK(cudaLaunchKernelEx(&cfg, ck_remote_order, c.dout, rounds, rot == 1, apart));
                 if (fetch(c, (size_t)rounds * cs * 9))
                     return -1;
                 for (u32 i = 1; i < rounds; i++)
@@ -1620,12 +1622,14 @@ static int b_remote_order(ctx &c)
                 pts += ")";
                 all.insert(all.end(), total[(size_t)r].begin(), total[(size_t)r].end());
             }
-            add(c, "remote", fmt("remote_order_%s_c%d_ns", rot ? "rotated" : "in_order", cs).c_str(), "ns", false, all,
+            const char *name[3] = {"in_order", "rotated", "in_order_apart"};
+            const char *how[3] = {"on rank 0 first, then 1, ... as the generated kernel", "starting at its own rank",
+                                  "on rank 0 first, then 1, ..., rank r starting r x 4000 cycles after the barrier"};
+            add(c, "remote", fmt("remote_order_%s_c%d_ns", name[rot], cs).c_str(), "ns", false, all,
                 fmt("one cluster of %d, one CTA per SM, lane 0 of each rank after a cluster barrier: an arrive on every "
                     "rank's barrier (its own local, the others mbarrier.arrive.release.cluster) %s, %u rounds x 3; "
                     "the whole sequence's warp time per rank (each arrive's in order): %s",
-                    cs, rot ? "starting at its own rank" : "on rank 0 first, then 1, ... as the generated kernel",
-                    rounds - 1, pts.c_str()));
+                    cs, how[rot], rounds - 1, pts.c_str()));
         }
     return 0;
 }

@@ -832,8 +832,8 @@ __global__ void ck_remote_many(u64 *out, u32 rounds)
  * mbarrier.arrive.release.cluster on the others. One cluster, one CTA per SM. Per round,
  * out[((round x size + rank) x 9 + k] is the clock before arrive k, out[.. + size] the clock
  * after the last; the clocks are kept in shared memory during the sequence, as the generated
- * kernel's records are. */
-__global__ void ck_remote_order(u64 *out, u32 rounds, int rotated)
+ * kernel's records are. With `apart`, rank r starts r x apart cycles after the barrier. */
+__global__ void ck_remote_order(u64 *out, u32 rounds, int rotated, u32 apart)
 {
     __shared__ __align__(8) u64 bar;
     __shared__ u64 clk[9];
@@ -845,6 +845,10 @@ __global__ void ck_remote_order(u64 *out, u32 rounds, int rotated)
     for (u32 i = 0; i < rounds; i++) {
         asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
         if (threadIdx.x == 0) {
+            /* rank r starts r x `apart` cycles after the barrier (0: all at once) */
+            const u64 t0 = ck_clk();
+            while (ck_clk() - t0 < (u64)rank * apart)
+                ;
             for (u32 k = 0; k < size; k++) {
                 const u32 target = rotated ? (rank + k) % size : k;
                 clk[k] = ck_clk();
