@@ -57,6 +57,7 @@ def V(family='p', mode='warp_specialized', consumers=1, tensors=1, math='none', 
 
 WS, MS, CP, ST = 'warp_specialized', 'multistage', 'cp_async', 'st_async'
 WAIT_PRIOR = 'cpasync: {sync: wait_prior}\n'
+STORE = 'store: {bytes: 2048, every: 1}\n'
 VARIANTS = {
     'ws_t1': V(), 'ws_t2': V(tensors=2), 'ws_t3': V(tensors=3),
     'ms_t1': V(mode=MS), 'ms_t2': V(mode=MS, tensors=2), 'ms_t3': V(mode=MS, tensors=3),
@@ -105,6 +106,13 @@ VARIANTS = {
     # whose consumers never wait for data
     **{f'cw8s{n}': V('c', consumers=8, big=True, reads=READS8, stages=n) for n in (2, 8, 13)},
     'cw7mc': V('c', consumers=7, big=True, reads=READS8_W[8], stages=13, cluster=2, multicast=True),
+    # the round trip with the consumer's TMA store of its box (and its wait for the box to be
+    # read out) before the release, alone and in multicast clusters of 2, at 1 and 5 CTAs per
+    # SM; and the multicast round trip at 5 CTAs per SM without it
+    **{f'rt{"m2" if c else ""}{f"p{n}" if n > 1 else ""}s': V('r', stages=1, big=True, reads=True, per=n, cluster=c,
+                                                          multicast=bool(c), other=STORE)
+       for c in (0, 2) for n in (1, 5)},
+    'rtm2p5': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=5),
 }
 
 
