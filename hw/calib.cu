@@ -1434,6 +1434,8 @@ static int b_wake_spread(ctx &c)
     return 0;
 }
 
+/* mbarrier arrive, expect_tx, the warp-to-warp hand-off, then the spacing of the waiters one
+ * phase wakes (b_wake_spread). */
 int b_mbar(ctx &c)
 {
     std::vector<double> st, plain, ex, hand;
@@ -1579,20 +1581,17 @@ int b_cluster(ctx &c)
     return 0;
 }
 
-/* Remote arrives of several warps of one SM at once (clusters of 2, 4 and 8 CTAs, one CTA
- * per SM, 1-16 warps each): a warp's time per arrive, and from the most warps the SM's time
- * per arrive when its warps keep it busy. */
-/* A release on every rank of a cluster, all ranks at once after a cluster barrier: in the
- * generated kernel's order (every rank arrives on rank 0 first, then 1, ...) and rotated
- * (rank r on r, r + 1, ...). Per rank, the median of each arrive's warp time by its place in
- * the sequence and of the whole sequence. Measurements, not parameters. */
+/* A release on every rank of a cluster after a cluster barrier, three ways: all ranks at once
+ * in the generated kernel's order (every rank arrives on rank 0 first, then 1, ...), all at
+ * once rotated (rank r on r, r + 1, ...), and the kernel's order with rank r starting r x 4000
+ * cycles after the barrier (one rank at a time). Per rank, the median of each arrive's warp
+ * time by its place in the sequence and of the whole sequence. Measurements, not parameters. */
 static int b_remote_order(ctx &c)
 {
     const int sizes[] = {2, 4, 8};
     const u32 rounds = 64, apart_cycles = 4000;
     for (int ci = 0; ci < 3; ci++)
         for (int rot = 0; rot < 3; rot++) {
-            /* rot 2: the kernel's order, rank r starting r x 4000 cycles after the others */
             const int cs = sizes[ci];
             const u32 apart = rot == 2 ? apart_cycles : 0;
             std::vector<std::vector<double>> step((size_t)cs * cs), total((size_t)cs);
@@ -1634,6 +1633,9 @@ static int b_remote_order(ctx &c)
     return 0;
 }
 
+/* Remote arrives of several warps of one SM at once (clusters of 2, 4 and 8 CTAs, one CTA
+ * per SM, 1-16 warps each): a warp's time per arrive, and from the most warps the SM's time
+ * per arrive when its warps keep it busy; then the releases on every rank (b_remote_order). */
 int b_remote_many(ctx &c)
 {
     const int sizes[] = {2, 4, 8}, warps[] = {1, 2, 4, 8, 16};

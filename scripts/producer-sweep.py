@@ -12,7 +12,8 @@ per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*)
 consumer-bound pipelines whose consumer warp reads its stage eight times or runs 512 FFMA, at
 1-12 CTAs per SM or 2-8 such warps in a CTA (8 also with 4- and 8-byte loads and ldmatrix,
 and with 2, 8 and 13 stages; 7 of 8-byte loads in multicast clusters of 2 with 13 stages)
-(names c_*), where the stage is the consumer's.
+(names c_*), where the stage is the consumer's; and the round trip with the consumer's TMA
+store of its box before the release, alone and multicast, at 1 and 5 CTAs per SM (r_*s).
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -109,9 +110,10 @@ VARIANTS = {
     # the round trip with the consumer's TMA store of its box (and its wait for the box to be
     # read out) before the release, alone and in multicast clusters of 2, at 1 and 5 CTAs per
     # SM; and the multicast round trip at 5 CTAs per SM without it
-    **{f'rt{"m2" if c else ""}{f"p{n}" if n > 1 else ""}s': V('r', stages=1, big=True, reads=True, per=n, cluster=c,
-                                                          multicast=bool(c), other=STORE)
-       for c in (0, 2) for n in (1, 5)},
+    'rts': V('r', stages=1, big=True, reads=True, other=STORE),
+    'rtp5s': V('r', stages=1, big=True, reads=True, per=5, other=STORE),
+    'rtm2s': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, other=STORE),
+    'rtm2p5s': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=5, other=STORE),
     'rtm2p5': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=5),
 }
 
