@@ -20,7 +20,7 @@ if args and (len(args) != 2 or not all(a.isdigit() for a in args) or int(args[0]
 lo, hi = (int(args[0]), int(args[1])) if args else (100, 250)
 slow_ns = os.environ.get('SLOW_NS', '350')
 if not slow_ns.isdigit():
-    fitlib.die(f'SLOW_NS: {slow_ns!r} (allowed: an integer)')
+    fitlib.die(f'SLOW_NS: {slow_ns!r} (allowed: an integer 0 or more)')
 tmasim = os.environ.get('TMASIM', 'build/rel/tmasim')
 CONSUMER, REMOTE = 1, 2   # trace role (sim/trace.h) and TRACE_FLAG_REMOTE
 
