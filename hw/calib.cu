@@ -1391,6 +1391,145 @@ int b_gemm_chain(ctx &c, void *big)
     return 0;
 }
 
+/* A K-major operand as the GEMM's maps lay it out (rows of k_bytes, a box of 128 bytes of K
+ * by `rows` rows, 128B swizzle, 256-byte L2 promotion), or contiguous: rows of 128 bytes
+ * one after another (each box its own run, the layout of l2share and gemm_chain). */
+static int walk_map(ctx &c, void *g, uint32_t k_bytes, uint64_t rows, uint32_t box_rows, bool contig, CUtensorMap *m)
+{
+    cuuint64_t dims[2] = {contig ? 32u : k_bytes / 4u, contig ? rows * (k_bytes / 128u) : rows};
+    cuuint64_t strides[1] = {contig ? 128u : k_bytes};
+    cuuint32_t box[2] = {32, box_rows}, es[2] = {1, 1};
+    CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es,
+                                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        c.err = fmt("cuTensorMapEncodeTiled (walk, rows of %u B, box %u rows): %s", k_bytes, box_rows, hw_cu_name(r));
+        return -1;
+    }
+    return 0;
+}
+
+struct walk_cfg {
+    const char *name;
+    uint32_t k_bytes, m, n, arows, brows;
+    int stages, grid;
+    bool contig;
+    int rec;
+    uint32_t lag;
+};
+
+/* One configuration, 3 launches: the median over CTAs of a CTA's ns per stage (its first
+ * load to its last stage seen complete over its stages), the median over launches. */
+static int walk_point(ctx &c, void *big, uint4 *rec, const walk_cfg &k, double *ns_stage, double *gpu_bytes_ns,
+                      int *working)
+{
+    CUtensorMap ma, mb;
+    if (walk_map(c, big, k.k_bytes, k.m, k.arows, k.contig, &ma) ||
+        walk_map(c, (char *)big + (512ull << 20), k.k_bytes, k.n, k.brows, k.contig, &mb))
+        return -1;
+    ck_walk w = {0, k.n / k.brows, k.k_bytes / 128u, 32, k.arows, k.brows, k.arows * 128u, k.brows * 128u,
+                 k.contig ? 1u : 0u, k.lag};
+    w.tiles = std::min((k.m / k.arows) * w.ntiles, 2u * (u32)k.grid);
+    const size_t smem = (size_t)k.stages * (w.a_bytes + w.b_bytes) + 1024;
+    std::vector<double> per, agg;
+    for (int rep = 0; rep < 3; rep++) {
+        switch (k.rec) {
+        case 1: ck_gemm_walk<1><<<k.grid, 64, smem>>>(ma, mb, w, k.stages, c.dout, rec); break;
+        case 2: ck_gemm_walk<2><<<k.grid, 64, smem>>>(ma, mb, w, k.stages, c.dout, rec); break;
+        case 3: ck_gemm_walk<3><<<k.grid, 64, smem>>>(ma, mb, w, k.stages, c.dout, rec); break;
+        case 4: ck_gemm_walk<4><<<k.grid, 64, smem>>>(ma, mb, w, k.stages, c.dout, rec); break;
+        default: ck_gemm_walk<0><<<k.grid, 64, smem>>>(ma, mb, w, k.stages, c.dout, rec);
+        }
+        if (fetch(c, 3 * (size_t)k.grid))
+            return -1;
+        std::vector<double> cta;
+        u64 g0 = ~0ull, g1 = 0, stages = 0;
+        *working = 0;
+        for (int b = 0; b < k.grid; b++) {
+            const u64 *o = &c.hout[3 * (size_t)b];
+            g0 = std::min(g0, o[0]);
+            g1 = std::max(g1, o[1]);
+            stages += o[2];
+            if (o[2]) {
+                cta.push_back((double)(o[1] - o[0]) / (double)o[2]);
+                (*working)++;
+            }
+        }
+        per.push_back(quantile(cta, 0.5));
+        agg.push_back((double)stages * (w.a_bytes + w.b_bytes) / (double)(g1 - g0));
+    }
+    *ns_stage = quantile(per, 0.5);
+    *gpu_bytes_ns = quantile(agg, 0.5);
+    return 0;
+}
+
+/* The generated GEMM's producer with its loads only (ck_gemm_walk): the time per stage of one
+ * SM by the stage's bytes, the SMs loading, the operands' layout (the GEMM's K-major rows or
+ * contiguous boxes, as l2share and gemm_chain load them) and a 16-byte record per stage. */
+int b_gemm_walk(ctx &c, void *big)
+{
+    CK(cudaFuncSetAttribute(ck_gemm_walk<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_walk<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_walk<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_walk<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    CK(cudaFuncSetAttribute(ck_gemm_walk<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024 + 1024));
+    uint4 *rec = NULL;
+    CK(cudaMalloc(&rec, (size_t)c.sms * 4096 * sizeof(uint4)));
+    std::vector<walk_cfg> cfgs = {
+        {"corpus_0038", 25728, 1024, 288, 128, 32, 8, c.sms, false, 0, 0},
+        {"corpus_0038_contig", 25728, 1024, 288, 128, 32, 8, c.sms, true, 0, 0},
+        {"corpus_0038_rec", 25728, 1024, 288, 128, 32, 8, c.sms, false, 1, 0},
+        {"corpus_0038_clocks", 25728, 1024, 288, 128, 32, 8, c.sms, false, 2, 0},
+        {"corpus_0038_store", 25728, 1024, 288, 128, 32, 8, c.sms, false, 3, 0},
+        {"corpus_0038_smem_rec", 25728, 1024, 288, 128, 32, 8, c.sms, false, 4, 0},
+        {"corpus_0038_lag3", 25728, 1024, 288, 128, 32, 8, c.sms, false, 0, 3},
+        {"corpus_0035", 1920, 2048, 800, 64, 32, 8, c.sms, false, 0, 0},
+        {"corpus_0035_lag2", 1920, 2048, 800, 64, 32, 8, c.sms, false, 0, 2},
+        {"corpus_0014", 16384, 512, 6336, 128, 32, 6, c.sms, false, 0, 0},
+        {"corpus_0014_lag1", 16384, 512, 6336, 128, 32, 6, c.sms, false, 0, 1},
+    };
+    /* the stage's bytes by the SMs loading, then the ring's depth (a lone stage: its latency
+     * under the others' loads) */
+    const uint32_t pairs[][2] = {{64, 32}, {128, 32}, {128, 64}, {128, 128}, {128, 256}};
+    const int grids[] = {c.sms, c.sms / 2, 16, 1};
+    for (const auto &pr : pairs)
+        for (int g : grids)
+            for (int contig = 0; contig < (g == c.sms ? 2 : 1); contig++) {
+                const int stages = (int)std::min(8u, 196608u / (128u * (pr[0] + pr[1])));
+                cfgs.push_back({"sweep", 16384, 8192, 8192, pr[0], pr[1], stages, g, contig != 0, 0, 0});
+            }
+    for (const auto &pr : pairs)
+        for (int g : {c.sms, 16})
+            for (int st = 1; st <= 8 && st * 128u * (pr[0] + pr[1]) <= 196608u; st++)
+                cfgs.push_back({"ring", 16384, 8192, 8192, pr[0], pr[1], st, g, false, 0, 0});
+    for (const auto &k : cfgs) {
+        double ns = 0, agg = 0;
+        int working = 0;
+        if (walk_point(c, big, rec, k, &ns, &agg, &working)) {
+            cudaFree(rec);
+            return -1;
+        }
+        const u32 bytes = 128u * (k.arows + k.brows);
+        add1(c, "gemm_walk",
+             fmt("gemm_walk_%s_a%u_b%u_g%d_s%d%s%s", k.name, k.arows, k.brows, k.grid, k.stages,
+                 k.contig ? "_contig" : "", "")
+                 .c_str(),
+             "ns", false, ns,
+             fmt("%d CTAs (%d loading), %u KiB stages (A %u rows, B %u rows of %s), %d in the ring, released %u "
+                 "stages late, K %u bytes, %s: ns per stage of one SM (median CTA, 3 launches); the GPU's %.0f B/ns "
+                 "(%.1f per loading SM)",
+                 k.grid, working, bytes / 1024, k.arows, k.brows,
+                 k.contig ? "128 B one after another" : "128 B of K-major rows", k.stages, k.lag, k.k_bytes,
+                 k.rec == 1   ? "a clocked 16-byte record per stage to global memory"
+                 : k.rec == 2 ? "the record's two clock reads alone"
+                 : k.rec == 3 ? "a 16-byte record without clocks to global memory"
+                 : k.rec == 4 ? "a clocked 16-byte record per stage to shared memory"
+                              : "no record", agg, working ? agg / working : 0.0));
+    }
+    cudaFree(rec);
+    return 0;
+}
+
 /* How far apart the warps one phase wakes return: per round, (last return - first) / (waiters
  * - 1), at 2, 4, 8, 16 and 31 waiting warps; the parameter pools every round. */
 static int b_wake_spread(ctx &c)
@@ -2172,13 +2311,14 @@ void usage(FILE *f)
             "stages by their size (gemm_chain); integer issue\n"
             "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
             "CTAs run on (smsp); integer work beside mma.sync on one sub-partition (mma_mix); the SM's TMA\n"
-            "time per box by its rows (tma_rows).\n"
+            "time per box by its rows (tma_rows); the GEMM producer's loads alone by stage bytes, SMs\n"
+            "and operand layout (gemm_walk).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
-            "                 mma_mix remote_load tma_rows\n"
+            "                 mma_mix remote_load tma_rows gemm_walk\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -2186,7 +2326,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp", "mma_mix", "remote_load", "tma_rows"};
+                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk"};
 
 } // namespace
 
@@ -2270,7 +2410,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "tma_rows" ? b_tma_rows(c, big) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big)
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);

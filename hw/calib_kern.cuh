@@ -265,6 +265,77 @@ __global__ void ck_gemm_loads(const __grid_constant__ CUtensorMap ma, const __gr
     }
 }
 
+/* The generated GEMM's producer walk with its loads only: tile t = blockIdx.x, + gridDim.x, ...
+ * of `tiles` (row t / ntiles of A, column t % ntiles of B), per tile kt stages of an A box
+ * at (kb x kbox, row x arows) and a B box at (kb x kbox, column x brows), `stages` in the
+ * ring. Lane 0 of warp 0 (the producer) waits for a stage's empty barrier, arms its full
+ * barrier and loads both boxes; lane 0 of warp 1 (the consumer) waits for the full barrier
+ * and arrives on the empty one of the stage `lag` stages back (as the GEMM's consumers
+ * release after their wgmma of later stages: the ring holds stages - lag ahead). contig: each (row, kb) box is instead its own run of
+ * rows of 128 bytes one after another (the l2share and gemm_chain layout). REC 1: the producer also writes a 16-byte record of each
+ * stage to global memory (clock before and after its issue), as the GEMM's recording build
+ * does; 2: only reads the clocks (summed); 3: only writes a 16-byte record without clocks;
+ * 4: writes the clocked record to a ring in shared memory. out per CTA: globaltimer at the producer's start and at the consumer's last stage,
+ * and the stages it ran. */
+struct ck_walk {
+    u32 tiles, ntiles, kt, kbox, arows, brows, a_bytes, b_bytes, contig, lag;
+};
+template <int REC>
+__global__ void ck_gemm_walk(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb, ck_walk w,
+                             int stages, u64 *out, uint4 *rec)
+{
+    extern __shared__ unsigned char smem[];
+    __shared__ __align__(8) u64 full[16], empty[16];
+    const u32 step = w.a_bytes + w.b_bytes, base = ck_align1k(smem);
+    if (threadIdx.x == 0)
+        for (int s = 0; s < stages; s++) {
+            ck_bar_init(ck_sa(&full[s]), 1);
+            ck_bar_init(ck_sa(&empty[s]), 1);
+        }
+    __syncthreads();
+    u32 it = 0, sum = 0;
+    __shared__ uint4 ring[128];
+    if (threadIdx.x == 0) {
+        asm volatile("prefetch.tensormap [%0];" ::"l"(&ma) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"(&mb) : "memory");
+        out[3 * blockIdx.x] = ck_gtm();
+        for (u32 t = blockIdx.x; t < w.tiles; t += gridDim.x)
+            for (u32 kb = 0; kb < w.kt; kb++, it++) {
+                const int s = (int)(it % (u32)stages);
+                const u32 t0 = REC == 3 ? 0u : (u32)ck_clk();
+                ck_wait(ck_sa(&empty[s]), ((it / (u32)stages) & 1u) ^ 1u);
+                ck_expect(ck_sa(&full[s]), step);
+                const u32 ra = t / w.ntiles, rb = t % w.ntiles;
+                ck_tma_load(base + (u32)s * step, &ma, w.contig ? 0 : (int)(kb * w.kbox),
+                            (int)((w.contig ? ra * w.kt + kb : ra) * w.arows), ck_sa(&full[s]));
+                ck_tma_load(base + (u32)s * step + w.a_bytes, &mb, w.contig ? 0 : (int)(kb * w.kbox),
+                            (int)((w.contig ? rb * w.kt + kb : rb) * w.brows), ck_sa(&full[s]));
+                if (REC == 1)
+                    rec[(size_t)blockIdx.x * 4096 + (it & 4095u)] = make_uint4(t0, (u32)ck_clk() - t0, it, s);
+                if (REC == 2)
+                    sum += (u32)ck_clk() - t0;
+                if (REC == 3)
+                    rec[(size_t)blockIdx.x * 4096 + (it & 4095u)] = make_uint4(it, it ^ 5u, it, s);
+                if (REC == 4)
+                    ring[it & 127u] = make_uint4(t0, (u32)ck_clk() - t0, it, s);
+            }
+        if (REC == 2 && sum == 0xFFFFFFFFu)
+            rec[0] = make_uint4(sum, 0, 0, 0);
+        if (REC == 4)
+            rec[(size_t)blockIdx.x * 4096] = ring[it & 127u];
+    } else if (threadIdx.x == 32) {
+        for (u32 t = blockIdx.x; t < w.tiles; t += gridDim.x)
+            for (u32 kb = 0; kb < w.kt; kb++, it++) {
+                const int s = (int)(it % (u32)stages);
+                ck_wait(ck_sa(&full[s]), (it / (u32)stages) & 1u);
+                if (it >= w.lag)
+                    ck_arrive(ck_sa(&empty[(it - w.lag) % (u32)stages]));
+            }
+        out[3 * blockIdx.x + 1] = ck_gtm();
+        out[3 * blockIdx.x + 2] = it;
+    }
+}
+
 /* Ends a timed span after `dep` is available: a warp issues in order, so the clock read
  * after a volatile store of dep waits for every load or instruction dep depends on. */
 __device__ __forceinline__ u64 ck_clk_after(u32 dep, u32 *sink)
