@@ -28,6 +28,7 @@ typedef struct gemm_run_opts {
     uint32_t trace_ctas;
     const char *lock_path;         /* --gpu-lock: GPU work under an exclusive lock on this file (NULL: none) */
     int counters;                  /* Range Profiler counters of one untimed launch beside the trace */
+    int record_level;              /* --record-level: 1 full, 2 clock reads only, 3 stores only, 4 none (no trace) */
 } gemm_run_opts;
 
 typedef struct gemm_report {

@@ -146,16 +146,31 @@ __device__ __forceinline__ void gm_tile(u32 t, u32 *mt, u32 *nt)
     *nt = r / rows;
 }
 
+/* The recording's parts, for the overhead study of tmahw run --record-level: 1 all of it,
+ * 2 its clock reads only, 3 its stores only, 4 neither (the recording build's other code),
+ * 5 the producer's records only (the consumers read their clocks but store nothing). */
+#ifndef GM_REC_LEVEL
+#define GM_REC_LEVEL 1
+#endif
+#define GM_REC_CLOCKS (GM_RECORD && GM_REC_LEVEL != 3 && GM_REC_LEVEL != 4)
+#define GM_REC_STORES (GM_RECORD && GM_REC_LEVEL != 2 && GM_REC_LEVEL != 4)
+#define GM_RCLK() (GM_REC_CLOCKS ? gm_clk() : 0u)
+
 struct GmRec {   /* per warp event recording (GM_RECORD) */
     GmEv *ev;
-    u32 n, cap;
+    u32 n, cap, sink;
     __device__ __forceinline__ void put(u32 t0, u32 kind, u32 stage, u32 iter, u32 aux, u32 warp)
     {
 #if GM_RECORD
+        u32 t1 = GM_RCLK();
+        if (!GM_REC_STORES || (GM_REC_LEVEL == 5 && warp)) {
+            sink += t1 - t0;   /* keeps the clock reads where nothing is stored */
+            return;
+        }
         if (ev && n < cap) {
             GmEv e;
             e.t = t0;
-            e.dur = gm_clk() - t0;
+            e.dur = t1 - t0;
             e.iter = iter;
             e.kind = (unsigned char)kind;
             e.stage = (unsigned char)stage;
@@ -166,6 +181,14 @@ struct GmRec {   /* per warp event recording (GM_RECORD) */
         n++;
 #else
         (void)t0; (void)kind; (void)stage; (void)iter; (void)aux; (void)warp;
+#endif
+    }
+    /* the study levels that store nothing: their clock sum, where it cannot matter */
+    __device__ __forceinline__ void finish(void)
+    {
+#if GM_RECORD
+        if (ev && sink == 0xFFFFFFFFu)
+            ev[0].t = sink;
 #endif
     }
 };
@@ -180,11 +203,11 @@ __device__ __forceinline__ void gm_producer(const TMap *ma, const TMap *mb, u32 
         for (u32 kb = 0; kb < GM_KT; kb++, it++) {
             u32 s = it % GM_STAGES, ph = (it / GM_STAGES) & 1;
             u32 full = sb + GM_BAR_OFF + 8 * s, empty = full + 8 * GM_STAGES;
-            u32 t0 = gm_clk();
+            u32 t0 = GM_RCLK();
             int blocked = gm_wait(empty, ph ^ 1);
             if (blocked)
                 rec.put(t0, GMEV_WAIT_EMPTY, s, it, 1, 0);
-            t0 = gm_clk();
+            t0 = GM_RCLK();
             gm_expect_tx(full, GM_STAGE_BYTES);
             u32 a = sb + s * GM_STAGE_BYTES;
             gm_tma_load(ma, a, full, (int)(kb * GM_BK), (int)(mt * GM_BM));
@@ -197,6 +220,7 @@ __device__ __forceinline__ void gm_producer(const TMap *ma, const TMap *mb, u32 
             rec.put(t0, GMEV_LOAD, s, it, 0, 0);
         }
     }
+    rec.finish();
 }
 
 /* the epilogue of one consumer: 64 rows x GM_BN columns of accumulators to C */
@@ -282,11 +306,11 @@ __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 
         u32 start = it;
         for (u32 kb = 0; kb < GM_KT; kb++, it++) {
             u32 s = it % GM_STAGES, ph = (it / GM_STAGES) & 1;
-            u32 t0 = gm_clk();
+            u32 t0 = GM_RCLK();
             int blocked = gm_wait(sb + GM_BAR_OFF + 8 * s, ph);
             if (lead)
                 rec.put(t0, GMEV_WAIT_FULL, s, it, blocked, warp);
-            t0 = gm_clk();
+            t0 = GM_RCLK();
             u32 a = sb + s * GM_STAGE_BYTES + c * 64 * 128, b = sb + s * GM_STAGE_BYTES + GM_A_BYTES;
             asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
@@ -296,26 +320,26 @@ __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
             if (lead)
                 rec.put(t0, GMEV_WGMMA, s, it, 0, warp);
-            t0 = gm_clk();
+            t0 = GM_RCLK();
             asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(GM_WAIT) : "memory");
             if (lead)
                 rec.put(t0, GMEV_WAITG, s, it, GM_WAIT, warp);
             if (it >= start + GM_LAG) {
                 gm_release(sb, it - GM_LAG);
                 if (lead)
-                    rec.put(gm_clk(), GMEV_RELEASE, (it - GM_LAG) % GM_STAGES, it - GM_LAG, 0, warp);
+                    rec.put(GM_RCLK(), GMEV_RELEASE, (it - GM_LAG) % GM_STAGES, it - GM_LAG, 0, warp);
             }
         }
-        u32 t0 = gm_clk();
+        u32 t0 = GM_RCLK();
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         if (lead)
             rec.put(t0, GMEV_WAITG, (it - 1) % GM_STAGES, it - 1, 0, warp);
         for (u32 g = (it - start > GM_LAG ? it - GM_LAG : start); g < it; g++) {
             gm_release(sb, g);
             if (lead)
-                rec.put(gm_clk(), GMEV_RELEASE, g % GM_STAGES, g, 0, warp);
+                rec.put(GM_RCLK(), GMEV_RELEASE, g % GM_STAGES, g, 0, warp);
         }
-        t0 = gm_clk();
+        t0 = GM_RCLK();
         gm_epilogue(acc, sb, c, mt, nt, mc, C, first);
         if (lead)
             rec.put(t0, GMEV_EPI, 0, t, 0, warp);
@@ -325,6 +349,8 @@ __device__ __forceinline__ void gm_consumer(u32 c, u32 sb, const TMap *mc, bf16 
     if (threadIdx.x % 128 == 0)
         asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #endif
+    if (lead)
+        rec.finish();
 }
 
 extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
@@ -350,6 +376,7 @@ extern "C" __global__ void __launch_bounds__(GM_THREADS, 1)
     u32 w = threadIdx.x / 32;
     rec.ev = (GM_RECORD && blockIdx.x < rec_ctas) ? ev + ((size_t)blockIdx.x * (GM_THREADS / 32) + w) * ev_cap : 0;
     rec.n = 0;
+    rec.sink = 0;
     rec.cap = ev_cap;
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(GM_PRODUCER_REGS));

@@ -169,6 +169,7 @@ static void print_json(const gemm_report *r)
     else
         printf("%llu,", r->blas_mismatches);
     printf("\"kernel_event_ns\":%.0f,\"kernel_timing\":\"%s\",", r->event_ns, r->cupti ? "cupti" : "cudaEvent");
+    printf("\"recorded_event_ns\":%.0f,", r->rec_ns);   /* the one recorded launch, cudaEvent */
     printf("\"vs_cublaslt\":%.3f,\"reps\":%d,", r->blas_ns > 0 ? r->blas_ns / r->event_ns : 0, r->reps);
     printf("\"correct\":%s,\"hang\":null,",
            r->mismatches || r->rec_mismatches || r->host_bad ? "false" : "true");

@@ -308,7 +308,8 @@ void usage(FILE *f)
             "  --source FILE    also write the generated CUDA source\n"
             "  --trace-ctas N   write the events of the first N CTAs only (all CTAs run and are checked)\n"
             "  --record-level L overhead study: 1 full recording (default), 2 clock reads only, 3 stores only,\n"
-            "                   4 the recording's start and end only (hw/record.cuh TMASCOPE_RECORD)\n"
+            "                   4 the recording's start and end only (hw/record.cuh TMASCOPE_RECORD); a GEMM\n"
+            "                   (math kind wgmma) also 5, the producer's records only, and at 2-5 no trace\n"
             "  --gpu-lock FILE  hold an exclusive lock on FILE from the first launch to the end of the counters,\n"
             "                   so that several runs may compile at once while one at a time uses the GPU\n"
             "  --set 'K=V ...'  the description with these keys set (a point of `tmasim sweep`: stages, ctas,\n"
@@ -720,9 +721,9 @@ int parse_flags(int argc, char **argv, run_opts *o)
                 o->trace_ctas = (uint32_t)n;
             } else if (!strcmp(argv[i - 1], "--record-level")) {
                 o->record_level = (int)strtol(v, &end, 10);
-                if (!end || *end || o->record_level < 1 || o->record_level > 4) {
+                if (!end || *end || o->record_level < 1 || o->record_level > 5) {
                     fprintf(stderr, "tmahw run: --record-level: '%s' (allowed 1 full, 2 clock reads only, 3 stores only, 4 "
-                            "start and end only)\n", v);
+                            "start and end only, 5 a GEMM's producer records only)\n", v);
                     return EXIT_BAD;
                 }
             } else if (!strcmp(argv[i - 1], "--gpu-lock")) {
@@ -778,8 +779,13 @@ int hw_cmd_run(int argc, char **argv)
         fprintf(stderr, "tmahw run: --set: %s: %s\n", e.rule, e.detail);
         return EXIT_BAD;
     }
+    if (record_level == 5 && d.math != PIPE_MATH_WGMMA) {
+        fprintf(stderr, "tmahw run: --record-level: 5 (the producer's records only) needs a GEMM description (math kind "
+                        "wgmma); allowed here 1-4\n");
+        return EXIT_BAD;
+    }
     if (d.math == PIPE_MATH_WGMMA) {
-        gemm_run_opts go = {desc_path, out_path, fmt, src_path, reps, trace_ctas, lock_path, counters};
+        gemm_run_opts go = {desc_path, out_path, fmt, src_path, reps, trace_ctas, lock_path, counters, record_level};
         return gemm_cmd_run(&d, &go);
     }
     run_gen_info g;
