@@ -884,10 +884,11 @@ int b_wgmma(ctx &c)
  * SMs are busy. */
 const char WGMMA_LOAD_BENCH[] =
     "extern \"C\" __global__ void ck_wgmma_load(int n, int distinct, int copy, const unsigned char *src, u64 *out,\n"
-    "                                         int fill, int inflight, u32 foot)\n"
+    "                                         int fill, int inflight, u32 foot, int rec, uint4 *recbuf)\n"
     "{\n"
     "    extern __shared__ __align__(1024) unsigned char sm[];\n"
     "    __shared__ __align__(8) u64 bars[8];\n"
+    "    __shared__ uint4 ring[64];\n"
     "    __shared__ int done;\n"
     "    u32 sb = ((u32)__cvta_generic_to_shared(sm) + 1023) & ~1023u;\n"
     "    u32 wg = threadIdx.x / 128, nwg = blockDim.x / 128 - (copy ? 1 : 0);\n"
@@ -949,6 +950,9 @@ const char WGMMA_LOAD_BENCH[] =
     "            asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" ::\"r\"(bar), \"r\"(12288u) : \"memory\");\n"
     "            asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
     "                         ::\"r\"(sb + 65536u + 12288u * b), \"l\"(src + 12288ull * ((base + j) % foot)), \"r\"(12288u), \"r\"(bar) : \"memory\");\n"
+    "            if (rec == 1) recbuf[blockIdx.x * 4096u + ((u32)j & 4095u)] = make_uint4((u32)j, (u32)bytes, b, 0u);\n"
+    "            if (rec == 2) asm volatile(\"st.shared.v4.u32 [%0], {%1, %2, %3, %4};\" ::\"r\"((u32)__cvta_generic_to_shared(&ring[j & 63])),\n"
+    "                                       \"r\"((u32)j), \"r\"((u32)bytes), \"r\"((u32)b), \"r\"(0u) : \"memory\");\n"
     "        }\n"
     "        for (int k = 1; k < inflight; k++) {\n"
     "            int b = (j + k) % inflight; u32 bar = (u32)__cvta_generic_to_shared(&bars[b]), ok = 0;\n"
@@ -979,6 +983,7 @@ struct wl_cond {
     int inflight = 4;    /* the copy thread's bulk copies of 12 KiB in flight */
     unsigned foot = 64;  /* 12 KiB blocks the copies cycle through (64: one 768 KiB stretch in L2) */
     unsigned smem = 1024 + 65536 + 8 * 12288;   /* dynamic shared memory of the launch */
+    int rec = 0;         /* per copy reissued, the copy thread also stores 16 bytes: 1 to global, 2 to shared memory */
 };
 const unsigned WL_SMEM = 1024 + 65536 + 8 * 12288;
 
@@ -986,7 +991,8 @@ int wl_run(ctx &c, CUfunction fn, int n, int distinct, int copy, void *src, wl_r
 {
     int nwg = 2, threads = 128 * (nwg + (copy ? 1 : 0));
     CK(cudaMemset(c.dout, 0, (size_t)c.sms * 16 * 8));
-    void *args[] = {&n, &distinct, &copy, &src, &c.dout, &w.fill, &w.inflight, &w.foot};
+    void *recbuf = (char *)src + (960ull << 20);   /* past every footprint the copies read */
+    void *args[] = {&n, &distinct, &copy, &src, &c.dout, &w.fill, &w.inflight, &w.foot, &w.rec, &recbuf};
     if (cuLaunchKernel(fn, c.sms, 1, 1, threads, 1, 1, w.smem, 0, args, NULL) != CUDA_SUCCESS ||
         fetch(c, 16 * (size_t)c.sms)) {
         c.err = "ck_wgmma_load launch failed";
@@ -1082,6 +1088,38 @@ int wl_clocks(ctx &c, CUfunction fn, void *big)
     return 0;
 }
 
+/* What one 16-byte store per bulk copy costs the copy thread beside the two warpgroups'
+ * wgmma (the GEMM recording's producer store): the copies' B/ns per SM and the tensor
+ * pipe's cycles per instruction without a store, with one to global memory and with one to
+ * shared memory, 2 and 4 copies in flight from L2. */
+int wl_stores(ctx &c, CUfunction fn, uint32_t n, int iters, void *big)
+{
+    std::string pts;
+    for (int infl = 2; infl <= 4; infl += 2)
+        for (int rec = 0; rec <= 2; rec++) {
+            std::vector<double> bw, cyc;
+            for (int rep = 0; rep < 3; rep++) {
+                wl_cond w;
+                w.fill = 1, w.inflight = infl, w.rec = rec;
+                wl_result r;
+                if (wl_run(c, fn, iters, 1, 1, big, &r, w))
+                    return -1;
+                bw.push_back(r.copy_bpns);
+                cyc.push_back(r.cyc);
+            }
+            const double b = quantile(bw, 0.5);
+            pts += fmt("%s%d in flight, %s: %.1f B/ns (%.0f ns per copy), %.1f cycles", pts.empty() ? "" : "; ", infl,
+                       rec == 0 ? "no store" : rec == 1 ? "global store" : "shared store", b, b > 0 ? 12288.0 / b : 0.0,
+                       quantile(cyc, 0.5));
+        }
+    add1(c, "wgmma_load", fmt("wgmma_n%u_copy_store", n).c_str(), "-", false, 0,
+         fmt("every SM, 2 warpgroups m64n%uk16 bf16 (operands -2..2) beside the copy thread reissuing 12 KiB bulk "
+             "copies from L2, with one 16-byte store per copy reissued or not: the copies' bytes per ns per SM and the "
+             "tensor pipe's cycles per instruction (3 launches, medians): %s",
+             n, pts.c_str()));
+    return 0;
+}
+
 int b_wgmma_load(ctx &c, void *big)
 {
     const uint32_t ns[2] = {64, 256};
@@ -1122,7 +1160,8 @@ int b_wgmma_load(ctx &c, void *big)
                  cp.copy_bpns));
         add1(c, "wgmma_load", fmt("wgmma_n%u_copy_bytes_per_ns_sm", ns[ni]).c_str(), "B/ns", false, cp.copy_bpns,
              "the copy thread's bulk copies beside the two warpgroups: bytes per ns per SM");
-        if (wl_copies(c, fn, ns[ni], iters, big) || (ns[ni] == 256 && wl_clocks(c, fn, big)))
+        if (wl_copies(c, fn, ns[ni], iters, big) || (ns[ni] == 256 && wl_clocks(c, fn, big)) ||
+            wl_stores(c, fn, ns[ni], iters, big))
             return -1;
         cuModuleUnload(mod);
     }
