@@ -12,8 +12,9 @@ per SM, with 1 or 4 consumer warps, in multicast clusters of 2 and 4 (names r_*)
 consumer-bound pipelines whose consumer warp reads its stage eight times or runs 512 FFMA, at
 1-12 CTAs per SM or 2-8 such warps in a CTA (8 also with 4- and 8-byte loads and ldmatrix,
 and with 2, 8 and 13 stages; 7 of 8-byte loads in multicast clusters of 2 with 13 stages)
-(names c_*), where the stage is the consumer's; and the round trip with the consumer's TMA
-store of its box before the release, alone and multicast, at 1 and 5 CTAs per SM (r_*s).
+(names c_*), where the stage is the consumer's; the round trip with the consumer's TMA
+store of its box before the release, alone and multicast, at 1 and 5 CTAs per SM (r_*s); and
+the multicast round trip in clusters of 2, 4 and 8 at 1-8 CTAs per SM, one wave (r_rtm*w*).
 
     scripts/producer-sweep.py write DIR          write the descriptions
     scripts/producer-sweep.py slopes DIR [TMASIM [--params FILE]]
@@ -48,12 +49,23 @@ ITERS = (100, 300)
 
 
 def V(family='p', mode='warp_specialized', consumers=1, tensors=1, math='none', per=1, stages=8,
-      reads=False, big=False, cluster=0, multicast=False, other='', amount=None):
+      reads=False, big=False, cluster=0, multicast=False, other='', amount=None, ctas=None):
     """A variant: its name prefix (p, n, s or r), the description's fields, and `other`
-    lines written before the consumer's."""
+    lines written before the consumer's; ctas: the grid (132 x per CTAs when None)."""
     return dict(family=family, mode=mode, consumers=consumers, tensors=tensors, math=math, per=per,
                 stages=stages, reads=reads, big=big, cluster=cluster, multicast=multicast, other=other,
-                amount=amount)
+                amount=amount, ctas=ctas)
+
+
+# clusters of 2, 4 and 8 resident at once with 1 and with 8 CTAs per SM on the H200
+# (tmahw calibrate --only clusters; the simulator's clustersN_at1 / _at8)
+RESIDENT = {2: (66, 528), 4: (30, 248), 8: (15, 124)}
+
+
+def one_wave(c, per):
+    """The CTAs of as many whole clusters of c as are resident at once with per CTAs per SM."""
+    at1, at8 = RESIDENT[c]
+    return c * (at1 if per == 1 else per * at8 // 8)
 
 
 WS, MS, CP, ST = 'warp_specialized', 'multistage', 'cp_async', 'st_async'
@@ -115,6 +127,10 @@ VARIANTS = {
     'rtm2s': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, other=STORE),
     'rtm2p5s': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=5, other=STORE),
     'rtm2p5': V('r', stages=1, big=True, reads=True, cluster=2, multicast=True, per=5),
+    # the multicast round trip in one wave: clusters of 2, 4 and 8 at 1, 2, 4 and 8 CTAs per
+    # SM, the grid as many whole clusters as are resident at once
+    **{f'rtm{c}w{n}': V('r', stages=1, big=True, reads=True, cluster=c, multicast=True, per=n,
+                        ctas=one_wave(c, n)) for c in (2, 4, 8) for n in (1, 2, 4, 8)},
 }
 
 
@@ -132,7 +148,7 @@ def description(name, v, iters):
     if v['amount']:
         amount = f", amount: {v['amount']}"
     return (f"# scripts/producer-sweep.py: {name}\nname: {stem(name, iters)}\nmode: {v['mode']}\n"
-            f"grid: {{ctas: {132 * v['per']}, ctas_per_sm: {v['per']}}}\n{cluster}"
+            f"grid: {{ctas: {v['ctas'] or 132 * v['per']}, ctas_per_sm: {v['per']}}}\n{cluster}"
             f"warps: {{{producer}consumer: {v['consumers']}}}\nstages: {v['stages']}\n"
             f"iterations: {iters}\ntensors:\n{tensors}\n{v['other']}consumer:\n"
             f"{(v['reads'] if isinstance(v['reads'], str) else READS) if v['reads'] else ''}  math: {{kind: {v['math']}{amount}}}\n")
