@@ -1856,6 +1856,63 @@ int b_remote_many(ctx &c)
     return b_remote_order(c);
 }
 
+/* What the SMs receive from cluster peers (ck_cluster_rx): clusters of 2, 4 and 8 at 1, 2, 4
+ * and 8 CTAs per SM (the CTA's shared memory sized so that no more fit), as many whole
+ * clusters as are resident at once; every rank each round sends every rank one remote arrive,
+ * or one multicast slice of 256 bytes, and waits for the round's own. Per configuration the
+ * median CTA's ns per round, and that over the messages an SM receives per round (CTAs per
+ * SM x cluster size). Measurements, not parameters. */
+static int b_cluster_rx(ctx &c, void *big)
+{
+    const int sizes[] = {2, 4, 8}, pers[] = {1, 2, 4, 8};
+    const u32 rounds = 512, slice = 256;
+    CK(cudaFuncSetAttribute(ck_cluster_rx<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
+    CK(cudaFuncSetAttribute(ck_cluster_rx<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
+    CK(cudaFuncSetAttribute(ck_cluster_rx<0>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    CK(cudaFuncSetAttribute(ck_cluster_rx<1>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    for (int kind = 0; kind < 2; kind++)
+        for (int cs : sizes) {
+            std::string pts;
+            for (int per : pers) {
+                const size_t smem = (size_t)(220 * 1024) / (size_t)per - 2048;
+                cudaLaunchConfig_t cfg = {};
+                cudaLaunchAttribute at[1];
+                at[0].id = cudaLaunchAttributeClusterDimension;
+                at[0].val.clusterDim.x = (unsigned)cs, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+                cfg.blockDim = dim3(32u), cfg.dynamicSmemBytes = smem, cfg.attrs = at, cfg.numAttrs = 1;
+                cfg.gridDim = dim3((unsigned)cs);
+                int clusters = 0;
+                CK(cudaOccupancyMaxActiveClusters(&clusters, kind ? (void *)ck_cluster_rx<1> : (void *)ck_cluster_rx<0>,
+                                                  &cfg));
+                if (clusters < 1)
+                    continue;
+                cfg.gridDim = dim3((unsigned)(clusters * cs));
+                std::vector<double> round;
+                for (int rep = 0; rep < 3; rep++) {
+                    if (kind)
+                        CK(cudaLaunchKernelEx(&cfg, ck_cluster_rx<1>, c.dout, rounds, slice, (const unsigned char *)big));
+                    else
+                        CK(cudaLaunchKernelEx(&cfg, ck_cluster_rx<0>, c.dout, rounds, slice, (const unsigned char *)big));
+                    if (fetch(c, 2 * (size_t)clusters * cs))
+                        return -1;
+                    std::vector<double> cta;
+                    for (int b = 0; b < clusters * cs; b++)
+                        cta.push_back((double)(c.hout[2 * (size_t)b + 1] - c.hout[2 * (size_t)b]) / rounds / c.ghz);
+                    round.push_back(quantile(cta, 0.5));
+                }
+                const double r = quantile(round, 0.5), per_sm = (double)clusters * cs / c.sms;
+                pts += fmt("%s%d per SM (%d CTAs, %.1f per SM): %.0f ns per round, %.1f ns per message received",
+                           pts.empty() ? "" : "; ", per, clusters * cs, per_sm, r, r / (per_sm * cs));
+            }
+            add1(c, "remote", fmt("cluster_rx_%s_c%d", kind ? "multicast" : "arrive", cs).c_str(), "-", false, 0,
+                 fmt("clusters of %d, one wave, every rank each round sending every rank %s and waiting for the "
+                     "round's own, %u rounds x 3 launches; by CTAs per SM (the CTAs' shared memory sized for it): %s",
+                     cs, kind ? "one multicast bulk copy of 256 bytes" : "one mbarrier.arrive.release.cluster", rounds,
+                     pts.c_str()));
+        }
+    return 0;
+}
+
 /* One point of remote_load: the arrives' median ns per arrive over the CTAs of the ranks that
  * load (own) and of those that do not (idle), and the GPU's load rate in B/ns. */
 struct rl_point {
@@ -2351,13 +2408,14 @@ void usage(FILE *f)
             "rate by warps per sub-partition (issue); which sub-partition the warps of several\n"
             "CTAs run on (smsp); integer work beside mma.sync on one sub-partition (mma_mix); the SM's TMA\n"
             "time per box by its rows (tma_rows); the GEMM producer's loads alone by stage bytes, SMs\n"
-            "and operand layout (gemm_walk).\n"
+            "and operand layout (gemm_walk); remote arrives and multicast slices an SM receives from\n"
+            "cluster peers by CTAs per SM (cluster_rx).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
-            "                 mma_mix remote_load tma_rows gemm_walk\n"
+            "                 mma_mix remote_load tma_rows gemm_walk cluster_rx\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -2365,7 +2423,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk"};
+                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk", "cluster_rx"};
 
 } // namespace
 
@@ -2449,7 +2507,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "tma_rows" ? b_tma_rows(c, big) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big)
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big) : b == "cluster_rx" ? b_cluster_rx(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);

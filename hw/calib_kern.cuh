@@ -941,6 +941,57 @@ __global__ void ck_remote_order(u64 *out, u32 rounds, int rotated, u32 apart)
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+/* What an SM's CTAs receive from their cluster peers: every rank of each cluster, each round,
+ * sends one message to every rank (itself included) and waits for the C messages of that
+ * round on its own barrier. KIND 0: the message is an mbarrier.arrive.release.cluster on the
+ * rank's barrier (a consumer's release in the generated kernels); KIND 1: a multicast bulk
+ * copy of `slice` bytes from global memory to every rank's shared memory, completing on
+ * each rank's barrier (a multicast producer's slice). Two barriers alternate by round, so a
+ * rank one round ahead completes on the other. out per CTA: clock at the first round's start
+ * and the last round's end. */
+template <int KIND>
+__global__ void ck_cluster_rx(u64 *out, u32 rounds, u32 slice, const unsigned char *src)
+{
+    extern __shared__ __align__(128) unsigned char rx[];
+    __shared__ __align__(8) u64 bars[2];
+    u32 rank, size;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(size));
+    if (threadIdx.x == 0)
+        for (int b = 0; b < 2; b++)
+            ck_bar_init(ck_sa(&bars[b]), KIND ? 1u : size);
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    if (threadIdx.x == 0) {
+        const u64 t0 = ck_clk();
+        for (u32 i = 0; i < rounds; i++) {
+            const u32 bar = ck_sa(&bars[i & 1]);
+            if (KIND == 0) {
+                for (u32 k = 0; k < size; k++) {
+                    if (k == rank) {
+                        ck_arrive(bar);
+                    } else {
+                        u32 peer;
+                        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer) : "r"(bar), "r"(k));
+                        asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer) : "memory");
+                    }
+                }
+            } else {
+                ck_expect(bar, slice * size);
+                const unsigned short mask = (unsigned short)((1u << size) - 1u);
+                asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                             " [%0], [%1], %2, [%3], %4;" ::"r"(ck_sa(rx) + rank * slice),
+                             "l"(src + (size_t)(blockIdx.x * rounds + i) % 4096u * slice), "r"(slice), "r"(bar), "h"(mask)
+                             : "memory");
+            }
+            ck_wait_cluster(bar, (i >> 1) & 1u);
+        }
+        const u64 t1 = ck_clk();
+        out[2 * blockIdx.x] = t0;
+        out[2 * blockIdx.x + 1] = t1;
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 /* A remote arrive while TMA loads stream into the SMs: clusters of 2, one CTA per SM. Lane 0
  * of warp 1 times `rounds` mbarrier.arrive.release.cluster on the peer's barrier (a consumer's
  * release in the generated kernels); lane 0 of warp 0, when bit `rank` of load_ranks is set,

@@ -30,6 +30,7 @@ extern "C" {
 /* stas_ctas_ns[src][k]: 4-line trips with 2 << k producer warps per SM; stas_alone_ns[k]: 1 << k */
 #define PARAMS_STAS_CTAS 4
 #define PARAMS_REMOTE_WARPS 5
+#define PARAMS_REMOTE_CTAS 4
 
 typedef struct pipe_params {
     double sm_count;               /* SMs */
@@ -96,6 +97,9 @@ typedef struct pipe_params {
     /* the same for each further peer of a release that arrives on several, by the warps of
      * an SM that release on peers: 1, 2, 4, 8, 16 (PARAMS_REMOTE_WARPS points) */
     double remote_arrive_next_ns[PARAMS_REMOTE_WARPS];
+    /* the same by the CTAs of an SM whose one warp each releases on every rank: 1, 2, 4, 8
+     * (PARAMS_REMOTE_CTAS points); a release costs the more of the two */
+    double remote_arrive_next_cta_ns[PARAMS_REMOTE_CTAS];
     /* the share of its SM's loads' wait for DRAM that a consumer's release on a cluster peer
      * (.release.cluster) waits besides remote_arrive_ns */
     double release_fence_dram_share;

@@ -418,12 +418,16 @@ int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t)
 }
 
 /* A release's arrive on a second or later multicast peer: tmahw calibrate's arrives on
- * every rank take the longer the more warps of the SM arrive at once; here the consumer
- * warps of the CTAs an SM holds. */
+ * every rank take the longer the more warps of the SM arrive at once (one CTA, remote), and
+ * the more CTAs of the SM do (one warp each, cluster_rx); here the consumer warps of the
+ * CTAs an SM holds, and those CTAs, whichever costs more. */
 double remote_arrive_next_ns(const sim *s)
 {
     double warps = (double)s->d->consumer_warps * (s->d->ctas_per_sm ? s->d->ctas_per_sm : 1);
-    return log2_series(s->p->remote_arrive_next_ns, PARAMS_REMOTE_WARPS, warps);
+    double per = s->d->ctas_per_sm ? (double)s->d->ctas_per_sm : 1.0;
+    double by_warps = log2_series(s->p->remote_arrive_next_ns, PARAMS_REMOTE_WARPS, warps);
+    double by_ctas = log2_series(s->p->remote_arrive_next_cta_ns, PARAMS_REMOTE_CTAS, per);
+    return by_warps > by_ctas ? by_warps : by_ctas;
 }
 
 /* Tiles of tensor t the CTAs walk: whole boxes inside the tensor, dimension 0 fastest. */

@@ -401,6 +401,61 @@ Test(pipe, reading_warps_woken_a_few_ns_apart_drift_apart)
     cr_assert_gt(apart, 100.0, "woken wake_stagger_ns apart, the reads drift apart: spread %.0f ns", apart);
 }
 
+/* The recorded kernel time (kernel_ns) of a probe under traces/h200/probes/producer. */
+static double probe_kernel_ns(const char *stem)
+{
+    char path[160], buf[8192];
+    snprintf(path, sizeof path, "traces/h200/probes/producer/%s.json", stem);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *v = strstr(buf, "\"kernel_ns\":");
+    cr_assert_not_null(v, "%s: no kernel_ns", path);
+    return strtod(v + strlen("\"kernel_ns\":"), NULL);
+}
+
+/* A probe's time per iteration: its kernel at 300 iterations less at 100, over 200; the
+ * model's (H200 set) or the GPU's recorded one. */
+static double probe_slope(const char *variant, int model)
+{
+    double k[2];
+    for (int i = 0; i < 2; i++) {
+        char stem[64];
+        snprintf(stem, sizeof stem, "r_%s_i%d", variant, i ? 300 : 100);
+        if (!model) {
+            k[i] = probe_kernel_ns(stem);
+            continue;
+        }
+        char path[160];
+        snprintf(path, sizeof path, "traces/h200/probes/producer/%s.yaml", stem);
+        pipe_desc d;
+        err_info e = {0};
+        cr_assert_eq(desc_load(path, &d, &e), ERR_OK, "%s: %s", path, e.detail);
+        pipe_params p;
+        params_defaults("h200", &p, NULL);
+        pipe_opts o = {.params = &p};
+        pipe_result r;
+        cr_assert_eq(pipe_run(&d, &o, &r, &e), ERR_OK, "%s", e.detail);
+        k[i] = (double)r.kernel_ns;
+    }
+    return (k[1] - k[0]) / 200.0;
+}
+
+/* Releases on every rank of a cluster take longer the more CTAs of an SM make them (tmahw
+ * calibrate --only cluster_rx, remote_arrive_next_c*_ns): the multicast round trip in
+ * clusters of 4, one wave, at 8 CTAs per SM against 1 (r_rtm4w8, r_rtm4w1): the GPU's
+ * iteration 1.41x; the model's 1.06x before the per-CTA series, 1.24x with it. */
+Test(pipe, remote_releases_slow_with_the_ctas_per_sm, .timeout = 120)
+{
+    double gpu = probe_slope("rtm4w8", 0) / probe_slope("rtm4w1", 0);
+    double sim = probe_slope("rtm4w8", 1) / probe_slope("rtm4w1", 1);
+    cr_assert_gt(gpu, 1.3, "the recording: %.2f", gpu);
+    cr_assert_gt(sim, 1.15, "model: 8 CTAs per SM %.2fx of 1", sim);
+    cr_assert_lt(fabs(sim / gpu - 1.0), 0.15, "model %.2fx against the GPU's %.2fx", sim, gpu);
+}
+
 Test(pipe, more_stages_help_until_the_bottleneck_moves)
 {
     /* 8 CTAs: HBM is far from saturated, so copy latency is what stages hide */
