@@ -22,6 +22,7 @@
     "128B swizzle) in flight from 8 MiB in L2, groups of " g " reading the same boxes in the same order: the GPU's "    \
     "bytes per ns, the most over the box sizes ("
 #define CLUSTER_RX "measured: tmahw calibrate --only cluster_rx on the H200 (traces/h200/calibration/cluster_rx.params, 2026-11-26 00:37 UTC): clusters of 4 and 8, as many as are resident at once, the CTAs' shared memory sized for 1, 2, 4 or 8 per SM; lane 0 of each rank's one warp sends every rank an mbarrier.arrive.release.cluster each round and waits for the round's own: the time per round of clusters of 8 less that of clusters of 4, over the 4 more remote arrives (the clusters of 2 to 4 the same way: 152, 212, 322, 370); the H100: the H200's value (not measured), "
+#define CLUSTER_RX_FIRST "measured: tmahw calibrate --only cluster_rx on the H200 (traces/h200/calibration/cluster_rx.params, 2026-11-26 00:37 UTC): clusters of 2, each rank's one remote arrive and one local per round: the time per round with k CTAs per SM less with 1 (329 ns); the H100: the H200's value (not measured), "
 #define PRODUCER_SWEEP "measured: scripts/producer-sweep.py on the H200 (traces/h200/probes/producer, 2026-11-25 16:46, 17:00 and 17:30 UTC, driver 580.159.04): producer-bound pipelines (8 stages, boxes of 2 KiB from L2), the kernel time without recording at 100 and 300 iterations, its slope per stage; "
 #define ROUND_TRIP "measured: scripts/producer-sweep.py round-trip variants on the H200 (traces/h200/probes/producer r_*, 2026-11-25 17:55 UTC, driver 580.159.04): one stage, so each iteration is the copy, the consumer's wake and release and the producer's wake; 1 CTA per SM, one consumer warp, boxes of 2 KiB from an 8 MiB tensor in L2: "
 #define PRODUCER_STEPS "measured: the generated TMA producer's step in the traces of the H200 corpus's fit half as recorded on 2026-11-25 (traces/h200/corpus, seed 1; commit 6bd87af), warp_specialized descriptions at one CTA per SM, each kernel's median, the median over kernels (scripts/producer-steps.py): "
@@ -246,6 +247,9 @@ static const params_info table[] = {
     {"remote_arrive_next_c2_ns", P(remote_arrive_next_cta_ns[1]), 206, "ns", CLUSTER_RX "2 CTAs per SM: 206"},
     {"remote_arrive_next_c4_ns", P(remote_arrive_next_cta_ns[2]), 343, "ns", CLUSTER_RX "4 CTAs per SM: 343"},
     {"remote_arrive_next_c8_ns", P(remote_arrive_next_cta_ns[3]), 355, "ns", CLUSTER_RX "8 CTAs per SM: 355"},
+    {"remote_arrive_first_c2_extra_ns", P(remote_arrive_first_cta_extra_ns[0]), 17, "ns", CLUSTER_RX_FIRST "2 CTAs per SM: 346 - 329 = 17"},
+    {"remote_arrive_first_c4_extra_ns", P(remote_arrive_first_cta_extra_ns[1]), 102, "ns", CLUSTER_RX_FIRST "4 CTAs per SM: 431 - 329 = 102"},
+    {"remote_arrive_first_c8_extra_ns", P(remote_arrive_first_cta_extra_ns[2]), 140, "ns", CLUSTER_RX_FIRST "8 CTAs per SM: 469 - 329 = 140"},
     {"release_fence_dram_share", P(release_fence_dram_share), 0.59, "",
      REMOTE_LOAD_CAL "an arrive alone 137 ns; while 1, 2, 4, 8, 12 loads of 16 KiB stream from L2 (8 MiB footprint) into "
      "the arriving SM 377, 475, 477, 477, 481 ns; from DRAM (512 MiB) with 2, 4, 8, 12 in flight 923, 1706, 2557, "

@@ -100,6 +100,9 @@ typedef struct pipe_params {
     /* the same by the CTAs of an SM whose one warp each releases on every rank: 1, 2, 4, 8
      * (PARAMS_REMOTE_CTAS points); a release costs the more of the two */
     double remote_arrive_next_cta_ns[PARAMS_REMOTE_CTAS];
+    /* what the first remote arrive of a release costs more with 2, 4 and 8 CTAs per SM than
+     * with 1 (cluster_rx, clusters of 2) */
+    double remote_arrive_first_cta_extra_ns[PARAMS_REMOTE_CTAS - 1];
     /* the share of its SM's loads' wait for DRAM that a consumer's release on a cluster peer
      * (.release.cluster) waits besides remote_arrive_ns */
     double release_fence_dram_share;

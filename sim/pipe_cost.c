@@ -421,6 +421,15 @@ int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t)
  * every rank take the longer the more warps of the SM arrive at once (one CTA, remote), and
  * the more CTAs of the SM do (one warp each, cluster_rx); here the consumer warps of the
  * CTAs an SM holds, and those CTAs, whichever costs more. */
+double remote_arrive_first_extra_ns(const sim *s)
+{
+    double per = s->d->ctas_per_sm ? (double)s->d->ctas_per_sm : 1.0;
+    double series[PARAMS_REMOTE_CTAS] = {0};
+    for (int k = 1; k < PARAMS_REMOTE_CTAS; k++)
+        series[k] = s->p->remote_arrive_first_cta_extra_ns[k - 1];
+    return log2_series(series, PARAMS_REMOTE_CTAS, per);
+}
+
 double remote_arrive_next_ns(const sim *s)
 {
     double warps = (double)s->d->consumer_warps * (s->d->ctas_per_sm ? s->d->ctas_per_sm : 1);

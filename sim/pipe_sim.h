@@ -292,6 +292,7 @@ void stas_loop_done(sim *s, const warp *w);
 void note_loads(sim *s, uint32_t sm);
 int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t);
 double remote_arrive_next_ns(const sim *s);
+double remote_arrive_first_extra_ns(const sim *s);
 int64_t mem_transfer(sim *s, uint32_t sm, int64_t start, uint32_t bytes, double l2_hit, int use_tma, double l2_readers,
                      double request_ns);
 /* the L2 requests of one box of the tensor, and the GPU's rate for tensor t's requests given

@@ -78,7 +78,7 @@ static int64_t release_upto(sim *s, warp *w, int64_t upto_excl)
                 int64_t wait = release_dram_wait_ps(s, s->cta[w->cta].sm, s->now + cost);
                 arrive_later(s, w, target, it, count,
                                s->now + cost + wait + (int64_t)(s->p->dsmem_latency_ns * 1000));
-                double flat = remotes++ ? remote_arrive_next_ns(s) : s->p->remote_arrive_ns;
+                double flat = remotes++ ? remote_arrive_next_ns(s) : s->p->remote_arrive_ns + remote_arrive_first_extra_ns(s);
                 cost += wait + (int64_t)(flat * 1000);
             } else if (cost > 0 && !s->gemm) {
                 /* the kernel arrives on the cluster's ranks in order: a CTA of rank r makes

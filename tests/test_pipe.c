@@ -446,7 +446,7 @@ static double probe_slope(const char *variant, int model)
 /* Releases on every rank of a cluster take longer the more CTAs of an SM make them (tmahw
  * calibrate --only cluster_rx, remote_arrive_next_c*_ns): the multicast round trip in
  * clusters of 4, one wave, at 8 CTAs per SM against 1 (r_rtm4w8, r_rtm4w1): the GPU's
- * iteration 1.41x; the model's 1.06x before the per-CTA series, 1.24x with it. */
+ * iteration 1.41x; the model's 1.06x before the per-CTA costs, 1.34x with them. */
 Test(pipe, remote_releases_slow_with_the_ctas_per_sm, .timeout = 120)
 {
     double gpu = probe_slope("rtm4w8", 0) / probe_slope("rtm4w1", 0);
