@@ -1913,6 +1913,50 @@ static int b_cluster_rx(ctx &c, void *big)
     return 0;
 }
 
+/* The generated pipeline's round trip without its work by CTAs per SM (ck_local_rt): 1, 2, 4,
+ * 8, 12 and 16 CTAs per SM (the CTAs' shared memory sized so that no more fit), 132 x that
+ * many CTAs; the two lanes pass one stage back and forth by local mbarrier arrives, or by a
+ * 2 KiB TMA load from L2 and an arrive. Per configuration the median CTA's ns per round.
+ * Measurements, not parameters. */
+static int b_local_rt(ctx &c, void *big)
+{
+    const int pers[] = {1, 2, 4, 8, 12, 16};
+    const u32 rounds = 1024;
+    CUtensorMap m;
+    if (encode_rows(c, big, 32, 16384, 16, &m))   /* rows of 128 B, boxes of 16 rows = 2 KiB */
+        return -1;
+    CK(cudaFuncSetAttribute(ck_local_rt<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
+    CK(cudaFuncSetAttribute(ck_local_rt<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
+    for (int tma = 0; tma < 2; tma++) {
+        std::string pts;
+        for (int per : pers) {
+            const size_t smem = (size_t)(220 * 1024) / (size_t)per - 2048;
+            const int grid = c.sms * per;
+            std::vector<double> round;
+            for (int rep = 0; rep < 3; rep++) {
+                if (tma)
+                    ck_local_rt<1><<<grid, 64, smem>>>(m, rounds, c.dout);
+                else
+                    ck_local_rt<0><<<grid, 64, smem>>>(m, rounds, c.dout);
+                if (fetch(c, 2 * (size_t)grid))
+                    return -1;
+                std::vector<double> cta;
+                for (int b = 0; b < grid; b++)
+                    cta.push_back((double)(c.hout[2 * (size_t)b + 1] - c.hout[2 * (size_t)b]) / rounds / c.ghz);
+                round.push_back(quantile(cta, 0.5));
+            }
+            pts += fmt("%s%d per SM: %.1f", pts.empty() ? "" : ", ", per, quantile(round, 0.5));
+        }
+        add1(c, "mbarrier", tma ? "local_rt_tma" : "local_rt_arrive", "-", false, 0,
+             fmt("132 x k CTAs, k per SM (shared memory sized for it), lane 0 of warp 0 and of warp 1 passing one "
+                 "stage back and forth %u times, %s, then an arrive back: ns per round (median CTA, 3 launches) by "
+                 "CTAs per SM: %s",
+                 rounds, tma ? "by a 2 KiB TMA load from L2 that completes the full barrier" : "by a local arrive",
+                 pts.c_str()));
+    }
+    return 0;
+}
+
 /* One point of remote_load: the arrives' median ns per arrive over the CTAs of the ranks that
  * load (own) and of those that do not (idle), and the GPU's load rate in B/ns. */
 struct rl_point {
@@ -2409,13 +2453,14 @@ void usage(FILE *f)
             "CTAs run on (smsp); integer work beside mma.sync on one sub-partition (mma_mix); the SM's TMA\n"
             "time per box by its rows (tma_rows); the GEMM producer's loads alone by stage bytes, SMs\n"
             "and operand layout (gemm_walk); remote arrives and multicast slices an SM receives from\n"
-            "cluster peers by CTAs per SM (cluster_rx).\n"
+            "cluster peers by CTAs per SM (cluster_rx); the pipeline's round trip without its work by\n"
+            "CTAs per SM (local_rt).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
-            "                 mma_mix remote_load tma_rows gemm_walk cluster_rx\n"
+            "                 mma_mix remote_load tma_rows gemm_walk cluster_rx local_rt\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -2423,7 +2468,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk", "cluster_rx"};
+                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk", "cluster_rx", "local_rt"};
 
 } // namespace
 
@@ -2507,7 +2552,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "tma_rows" ? b_tma_rows(c, big) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big) : b == "cluster_rx" ? b_cluster_rx(c, big)
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big) : b == "cluster_rx" ? b_cluster_rx(c, big) : b == "local_rt" ? b_local_rt(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);

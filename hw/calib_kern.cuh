@@ -992,6 +992,44 @@ __global__ void ck_cluster_rx(u64 *out, u32 rounds, u32 slice, const unsigned ch
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+/* The round trip of the generated pipeline's two roles without their work, by how many CTAs
+ * share the SM: lane 0 of warp 0 (the producer) and of warp 1 (the consumer) pass one stage
+ * back and forth `rounds` times. TMA 0: the producer arrives on the full barrier itself;
+ * TMA 1: it arms the full barrier and loads a 2 KiB box (from a 1 MiB footprint in L2) that
+ * completes it. The consumer waits for the full barrier and arrives on the empty one, which
+ * the producer waits for. out per CTA: the producer's clock at the first round and after
+ * the last. */
+template <int TMA>
+__global__ void ck_local_rt(const __grid_constant__ CUtensorMap m, u32 rounds, u64 *out)
+{
+    extern __shared__ __align__(1024) unsigned char lrx[];
+    __shared__ __align__(8) u64 full, empty;
+    if (threadIdx.x == 0) {
+        ck_bar_init(ck_sa(&full), 1);
+        ck_bar_init(ck_sa(&empty), 1);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const u64 t0 = ck_clk();
+        for (u32 i = 0; i < rounds; i++) {
+            if (TMA) {
+                ck_expect(ck_sa(&full), 2048);
+                ck_tma_load(ck_align1k(lrx), &m, 0, (int)(((blockIdx.x * 7u + i) % 512u) * 32u), ck_sa(&full));
+            } else {
+                ck_arrive(ck_sa(&full));
+            }
+            ck_wait(ck_sa(&empty), i & 1u);
+        }
+        out[2 * blockIdx.x] = t0;
+        out[2 * blockIdx.x + 1] = ck_clk();
+    } else if (threadIdx.x == 32) {
+        for (u32 i = 0; i < rounds; i++) {
+            ck_wait(ck_sa(&full), i & 1u);
+            ck_arrive(ck_sa(&empty));
+        }
+    }
+}
+
 /* A remote arrive while TMA loads stream into the SMs: clusters of 2, one CTA per SM. Lane 0
  * of warp 1 times `rounds` mbarrier.arrive.release.cluster on the peer's barrier (a consumer's
  * release in the generated kernels); lane 0 of warp 0, when bit `rank` of load_ranks is set,
