@@ -42,6 +42,7 @@ timeout 120 "$T" calibrate --only clock,clusters,wgmma,wgmma_load -o "$OUT/wgmma
 echo "== table"
 printf '%-18s %5s %10s %8s %7s %10s %8s %8s %6s\n' name exit time_us TFLOP/s %peak wrong blas_us gen/blas GHz
 for j in "$OUT"/runs/*.json; do
+    case $j in *.counters.json) continue ;; esac   # the Range Profiler's, beside each run
     n=$(basename "$j" .json)
     python3 - "$j" "$(tail -n1 "$OUT/runs/$n.txt")" <<'PY' || echo "$n: no json"
 import json, sys
