@@ -35,6 +35,19 @@ static inline char *slurp(const char *path)
     return s;
 }
 
+/* The number after "KEY": in a recorded JSON file (a `tmahw run --format json` report). */
+static inline double recorded_number(const char *path, const char *key)
+{
+    char *s = slurp(path), pat[64];
+    cr_assert(s[0], "%s: cannot be read", path);
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *v = strstr(s, pat);
+    cr_assert_not_null(v, "%s: no %s", path, key);
+    double x = strtod(v + strlen(pat), NULL);
+    free(s);
+    return x;
+}
+
 /* `BIN SUBCOMMAND ARGS`: cli_run with another build of tmasim */
 static inline run_result cli_run_bin(const char *bin, const char *subcommand, const char *args)
 {

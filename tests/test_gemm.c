@@ -9,6 +9,7 @@
 #include "desc.h"
 #include "gemm_exec.h"
 #include "gemm_gen.h"
+#include "cli_run.h"
 #include "params.h"
 #include "pipe.h"
 #include "pipe_gemm.h"
@@ -235,16 +236,9 @@ Test(gemm, shared_l2_reads_and_the_producer_chain_change_the_kernel_time, .timeo
  * here. */
 static double measured_ns(const char *name)
 {
-    char path[256], buf[4096];
+    char path[256];
     snprintf(path, sizeof path, "traces/h200/gemm/2026-11-25/%s.json", name);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "%s", path);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    const char *k = strstr(buf, "\"kernel_ns\":");
-    cr_assert(k, "%s: kernel_ns", path);
-    return strtod(k + strlen("\"kernel_ns\":"), NULL);
+    return recorded_number(path, "kernel_ns");
 }
 
 Test(gemm, simulator_times_the_bundled_gemms_within_the_recorded_errors, .timeout = 300)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_run.h"
 #include "desc.h"
 #include "params.h"
 #include "pipe.h"
@@ -404,16 +405,9 @@ Test(pipe, reading_warps_woken_a_few_ns_apart_drift_apart)
 /* The recorded kernel time (kernel_ns) of a probe under traces/h200/probes/producer. */
 static double probe_kernel_ns(const char *stem)
 {
-    char path[160], buf[8192];
+    char path[160];
     snprintf(path, sizeof path, "traces/h200/probes/producer/%s.json", stem);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    const char *v = strstr(buf, "\"kernel_ns\":");
-    cr_assert_not_null(v, "%s: no kernel_ns", path);
-    return strtod(v + strlen("\"kernel_ns\":"), NULL);
+    return recorded_number(path, "kernel_ns");
 }
 
 /* A probe's time per iteration: its kernel at 300 iterations less at 100, over 200; the
