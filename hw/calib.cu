@@ -105,20 +105,28 @@ int fetch(ctx &c, size_t words)
 }
 
 /* ---- tensor maps: f32 rows of `inner` elements, boxes of inner x box_rows ---- */
-int encode_rows(ctx &c, void *g, uint32_t inner, uint64_t rows, uint32_t box_rows, CUtensorMap *m,
-                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE,
-                CUtensorMapL2promotion promo = CU_TENSOR_MAP_L2_PROMOTION_NONE)
+/* f32 rows of `inner` elements `pitch` bytes apart, boxes of box_inner x box_rows */
+int encode_pitched(ctx &c, void *g, uint32_t inner, uint64_t rows, uint64_t pitch, uint32_t box_inner, uint32_t box_rows,
+                   CUtensorMap *m, CUtensorMapSwizzle sw, CUtensorMapL2promotion promo)
 {
-    cuuint64_t dims[2] = {inner, rows}, strides[1] = {inner * 4ull};
-    cuuint32_t box[2] = {inner, box_rows}, es[2] = {1, 1};
+    cuuint64_t dims[2] = {inner, rows}, strides[1] = {pitch};
+    cuuint32_t box[2] = {box_inner, box_rows}, es[2] = {1, 1};
     CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es,
                                         CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
                                         promo, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
-        c.err = fmt("cuTensorMapEncodeTiled (box %u x %u f32): %s", inner, box_rows, hw_cu_name(r));
+        c.err = fmt("cuTensorMapEncodeTiled (box %u x %u f32, rows %llu B apart): %s", box_inner, box_rows,
+                    (unsigned long long)pitch, hw_cu_name(r));
         return -1;
     }
     return 0;
+}
+
+int encode_rows(ctx &c, void *g, uint32_t inner, uint64_t rows, uint32_t box_rows, CUtensorMap *m,
+                CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_NONE,
+                CUtensorMapL2promotion promo = CU_TENSOR_MAP_L2_PROMOTION_NONE)
+{
+    return encode_pitched(c, g, inner, rows, inner * 4ull, inner, box_rows, m, sw, promo);
 }
 
 int encode(ctx &c, void *g, uint64_t rows, uint32_t box_rows, CUtensorMap *m)
@@ -1435,17 +1443,11 @@ int b_gemm_chain(ctx &c, void *big)
  * one after another (each box its own run, the layout of l2share and gemm_chain). */
 static int walk_map(ctx &c, void *g, uint32_t k_bytes, uint64_t rows, uint32_t box_rows, bool contig, CUtensorMap *m)
 {
-    cuuint64_t dims[2] = {contig ? 32u : k_bytes / 4u, contig ? rows * (k_bytes / 128u) : rows};
-    cuuint64_t strides[1] = {contig ? 128u : k_bytes};
-    cuuint32_t box[2] = {32, box_rows}, es[2] = {1, 1};
-    CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es,
-                                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-        c.err = fmt("cuTensorMapEncodeTiled (walk, rows of %u B, box %u rows): %s", k_bytes, box_rows, hw_cu_name(r));
-        return -1;
-    }
-    return 0;
+    if (contig)
+        return encode_pitched(c, g, 32, rows * (k_bytes / 128u), 128, 32, box_rows, m, CU_TENSOR_MAP_SWIZZLE_128B,
+                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+    return encode_pitched(c, g, k_bytes / 4u, rows, k_bytes, 32, box_rows, m, CU_TENSOR_MAP_SWIZZLE_128B,
+                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 struct walk_cfg {
