@@ -1959,6 +1959,37 @@ static int b_local_rt(ctx &c, void *big)
     return 0;
 }
 
+/* Hot L2 lines: 132 x k CTAs (about k per SM), one thread each keeping 4 TMA loads of 2 KiB
+ * boxes in flight, CTA c's copy j reading box (c + j x grid) mod B of a tensor of B boxes
+ * (ck_tma_fill's walk), for footprints of 2 KiB to 8 MiB: the GPU's bytes per ns. Where the
+ * footprint is a few boxes every SM reads the same L2 lines. Measurements, not parameters. */
+static int b_l2_hot(ctx &c, void *big)
+{
+    const long long boxes[] = {1, 4, 32, 256, 4096};
+    const int pers[] = {1, 4, 8};
+    CUtensorMap m;
+    if (encode_rows(c, big, 32, 4096ull * 16, 16, &m))   /* rows of 128 B, boxes of 16 rows: 2 KiB */
+        return -1;
+    for (long long b : boxes) {
+        std::string pts;
+        for (int per : pers) {
+            std::vector<double> agg;
+            for (int rep = 0; rep < 3; rep++) {
+                double a = 0;
+                if (fill_run(c, m, c.sms * per, 256, 4, b, &a, NULL, 2048, 16))
+                    return -1;
+                agg.push_back(a);
+            }
+            pts += fmt("%s%d per SM: %.0f", pts.empty() ? "" : ", ", per, quantile(agg, 0.5));
+        }
+        add1(c, "tma_fill", fmt("l2_hot_%lldkib_bytes_per_ns", b * 2).c_str(), "-", false, 0,
+             fmt("a footprint of %lld boxes of 2 KiB (%lld KiB) read by 132 x k CTAs, one thread each with 4 loads in "
+                 "flight, 256 each: the GPU's B/ns (median of 3 launches) by CTAs per SM: %s",
+                 b, b * 2, pts.c_str()));
+    }
+    return 0;
+}
+
 /* One point of remote_load: the arrives' median ns per arrive over the CTAs of the ranks that
  * load (own) and of those that do not (idle), and the GPU's load rate in B/ns. */
 struct rl_point {
@@ -2456,13 +2487,13 @@ void usage(FILE *f)
             "time per box by its rows (tma_rows); the GEMM producer's loads alone by stage bytes, SMs\n"
             "and operand layout (gemm_walk); remote arrives and multicast slices an SM receives from\n"
             "cluster peers by CTAs per SM (cluster_rx); the pipeline's round trip without its work by\n"
-            "CTAs per SM (local_rt).\n"
+            "CTAs per SM (local_rt); TMA loads from footprints of 8 KiB to 8 MiB by CTAs per SM (l2_hot).\n"
             "  -o FILE        write the parameters ('name = value  # provenance'), for\n"
             "                 `tmasim sim --gpu FILE` and `tmasim accuracy --params FILE`\n"
             "  --only LIST    comma-separated benchmarks: clock d2d tma_latency tma_fill lds\n"
             "                 smem_latency math mbarrier cpasync store barsync cluster remote launch\n"
             "                 clusters ifetch place stas wgmma wgmma_load l2share gemm_chain issue smsp\n"
-            "                 mma_mix remote_load tma_rows gemm_walk cluster_rx local_rt\n"
+            "                 mma_mix remote_load tma_rows gemm_walk cluster_rx local_rt l2_hot\n"
             "  --format F     the table (default), json or csv on stdout\n"
             "exit status: 0 ok, 1 a benchmark failed (the others are written), 2 bad input or no GPU\n");
 }
@@ -2470,7 +2501,7 @@ void usage(FILE *f)
 const char *const BENCHES[] = {"clock", "d2d",     "tma_latency", "tma_fill", "lds",    "smem_latency", "math",
                                "mbarrier", "cpasync", "store",    "barsync",  "cluster", "remote",      "launch",
                                "clusters", "ifetch", "place", "stas", "wgmma", "wgmma_load", "l2share", "gemm_chain", "issue",
-                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk", "cluster_rx", "local_rt"};
+                               "smsp", "mma_mix", "remote_load", "tma_rows", "gemm_walk", "cluster_rx", "local_rt", "l2_hot"};
 
 } // namespace
 
@@ -2554,7 +2585,7 @@ int hw_cmd_calibrate(int argc, char **argv)
                : b == "stas" ? b_stas(c, flush, flush_bytes) : b == "place" ? b_place(c) : b == "math" ? b_math(c) : b == "mbarrier" ? b_mbar(c) : b == "cpasync" ? b_cpasync(c, big, big_bytes)
                : b == "store" ? b_store(c, big) : b == "barsync" ? b_barsync(c) : b == "cluster" ? b_cluster(c)
                : b == "remote" ? b_remote_many(c) : b == "remote_load" ? b_remote_load(c, big) : b == "launch" ? b_launch(c) : b == "tma_rows" ? b_tma_rows(c, big) : b == "ifetch" ? b_ifetch(c)
-               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big) : b == "cluster_rx" ? b_cluster_rx(c, big) : b == "local_rt" ? b_local_rt(c, big)
+               : b == "wgmma" ? b_wgmma(c) : b == "wgmma_load" ? b_wgmma_load(c, big) : b == "l2share" ? b_l2share(c, big) : b == "gemm_chain" ? b_gemm_chain(c, big) : b == "gemm_walk" ? b_gemm_walk(c, big) : b == "cluster_rx" ? b_cluster_rx(c, big) : b == "local_rt" ? b_local_rt(c, big) : b == "l2_hot" ? b_l2_hot(c, big)
                : b == "issue" ? b_issue(c) : b == "smsp" ? b_smsp(c) : b == "mma_mix" ? b_mma_mix(c) : b_clusters(c);
         if (rc) {
             c.failed.push_back(b + ": " + c.err);
