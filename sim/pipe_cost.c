@@ -417,24 +417,28 @@ int64_t release_dram_wait_ps(const sim *s, uint32_t sm, int64_t t)
     return ahead > 0 ? (int64_t)(s->p->release_fence_dram_share * (double)ahead) : 0;
 }
 
+/* The CTAs an SM holds (the description's CTAs per SM). */
+static double sm_ctas(const sim *s) { return s->d->ctas_per_sm ? (double)s->d->ctas_per_sm : 1.0; }
+
+/* What a release's first arrive on a multicast peer costs beyond remote_arrive_ns with the
+ * CTAs an SM holds (tmahw calibrate --only cluster_rx, clusters of 2: none at one CTA per
+ * SM). */
+double remote_arrive_first_extra_ns(const sim *s)
+{
+    double series[PARAMS_REMOTE_CTAS] = {0};
+    for (int k = 1; k < PARAMS_REMOTE_CTAS; k++)
+        series[k] = s->p->remote_arrive_first_cta_extra_ns[k - 1];
+    return log2_series(series, PARAMS_REMOTE_CTAS, sm_ctas(s));
+}
+
 /* A release's arrive on a second or later multicast peer: tmahw calibrate's arrives on
  * every rank take the longer the more warps of the SM arrive at once (one CTA, remote), and
  * the more CTAs of the SM do (one warp each, cluster_rx); here the consumer warps of the
  * CTAs an SM holds, and those CTAs, whichever costs more. */
-double remote_arrive_first_extra_ns(const sim *s)
-{
-    double per = s->d->ctas_per_sm ? (double)s->d->ctas_per_sm : 1.0;
-    double series[PARAMS_REMOTE_CTAS] = {0};
-    for (int k = 1; k < PARAMS_REMOTE_CTAS; k++)
-        series[k] = s->p->remote_arrive_first_cta_extra_ns[k - 1];
-    return log2_series(series, PARAMS_REMOTE_CTAS, per);
-}
-
 double remote_arrive_next_ns(const sim *s)
 {
-    double warps = (double)s->d->consumer_warps * (s->d->ctas_per_sm ? s->d->ctas_per_sm : 1);
-    double per = s->d->ctas_per_sm ? (double)s->d->ctas_per_sm : 1.0;
-    double by_warps = log2_series(s->p->remote_arrive_next_ns, PARAMS_REMOTE_WARPS, warps);
+    double per = sm_ctas(s);
+    double by_warps = log2_series(s->p->remote_arrive_next_ns, PARAMS_REMOTE_WARPS, (double)s->d->consumer_warps * per);
     double by_ctas = log2_series(s->p->remote_arrive_next_cta_ns, PARAMS_REMOTE_CTAS, per);
     return by_warps > by_ctas ? by_warps : by_ctas;
 }
