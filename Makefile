@@ -271,6 +271,7 @@ validate: $(BUILD)/rel/tmasim
 	$(BUILD)/rel/tmasim accuracy traces/h100/corpus traces/h200/corpus --split test
 	$(BUILD)/rel/tmasim accuracy traces/h100/corpus-seed2 traces/h200/corpus-seed2 --split all
 	$(BUILD)/rel/tmasim accuracy traces/h200/corpus-seed3 --split all
+	$(BUILD)/rel/tmasim accuracy traces/h200/corpus-seed4 --split all
 	$(BUILD)/rel/tmasim accuracy traces/h200/pipelines --split all
 	$(BUILD)/rel/tmasim accuracy traces/h200/corpus-wgmma --split test
 
