@@ -98,8 +98,10 @@ Test(accuracy, fresh_corpus_within_recorded_bounds, .timeout = 300)
 }
 
 /* Recorded on 2026-12-07 (seed 4, the H200) when nobody had looked at these descriptions: the
- * model's figure for pipelines it has not seen (median 7.7%, largest 66.1%: corpus_0004_0045,
- * an st.async producer at 3 CTAs per SM the model prices 2.2x its recorded copy loop). */
+ * model's figure for pipelines it had not seen was median 7.7%, largest 66.1%. Its fit half has
+ * been looked at since (the st.async shares per tensor: 7.6%, 61.0%); the largest is still
+ * corpus_0004_0045, an st.async producer at 3 CTAs per SM the model prices about twice its
+ * recorded copy loop. */
 Test(accuracy, unseen_corpus_within_recorded_bounds, .timeout = 300)
 {
     run_result r = cli_run_bin(TMASIM_REL_BIN, "accuracy", "traces/h200/corpus-seed4 --split all --format json");
@@ -107,8 +109,8 @@ Test(accuracy, unseen_corpus_within_recorded_bounds, .timeout = 300)
     cr_expect_eq(field(r.out, 0, "n"), 160, "every run usable");
     cr_log_info("seed 4: median |error| %.1f%%, max %.1f%%, verdicts %.0f%%", field(r.out, 0, "median_abs_err_pct"),
                 field(r.out, 0, "max_abs_err_pct"), field(r.out, 0, "verdict_agree_pct"));
-    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 7.8);
-    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 66.2);
+    cr_expect_leq(field(r.out, 0, "median_abs_err_pct"), 7.6);
+    cr_expect_leq(field(r.out, 0, "max_abs_err_pct"), 61.0);
     cr_expect_geq(field(r.out, 0, "verdict_agree_pct"), 83.7);
     done(&r);
 }
