@@ -463,11 +463,18 @@ static double tiles_of(const desc_tensor *ten)
     return n;
 }
 
+/* The loads of one tensor's tiles in a launch: one per iteration of every CTA, or of every
+ * cluster where a multicast load serves the cluster. */
+static double launch_loads(const pipe_desc *d)
+{
+    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
+    return groups * d->iterations;
+}
+
 /* The bytes of the tiles the loads of every tensor cycle through. */
 static double tiles_footprint(const pipe_desc *d)
 {
-    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
-    return tiles_reuse_bytes(d, groups * d->iterations);
+    return tiles_reuse_bytes(d, launch_loads(d));
 }
 
 /* The bytes of the distinct tiles of every tensor among `loads` successive loads (each
@@ -488,8 +495,7 @@ static double tiles_reuse_bytes(const pipe_desc *d, double loads)
  * few tiles beside a large one is read again long before the large one's cycle evicts it. */
 static double tensor_reuse_bytes(const pipe_desc *d, uint32_t t)
 {
-    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
-    double loads = groups * d->iterations, tiles = tiles_of(&d->tensors[t]);
+    double loads = launch_loads(d), tiles = tiles_of(&d->tensors[t]);
     return tiles_reuse_bytes(d, loads < tiles ? loads : tiles);
 }
 
@@ -539,8 +545,7 @@ double pipe_l2_request_rate(const pipe_desc *d, const pipe_params *p, uint32_t t
     if (row <= 0)
         return p->l2_requests_shared_per_ns[PARAMS_L2_REQ_POINTS - 1];
     double pitch = ten->map.rank > 1 ? (double)ten->map.strides[0] : row;
-    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
-    double boxes = groups * d->iterations, tiles = tiles_of(ten);
+    double boxes = launch_loads(d), tiles = tiles_of(ten);
     double span = (boxes < tiles ? boxes : tiles) * box_span(ten, row, pitch), all = tensor_span(ten, pitch);
     double kib = (span < all ? span : all) / 1024.0;
     if (pitch < 128 || row < 64)
@@ -562,8 +567,7 @@ double pipe_l2_hit(const pipe_desc *d, uint32_t t, const pipe_params *p)
      * in it; a cycle larger than L2 evicts each tile before it comes round again. */
     if (tiles_footprint(d) > p->l2_reuse_bytes)
         return 0;
-    double groups = d->multicast ? (double)d->ctas / d->cluster : (double)d->ctas;
-    double loads = groups * d->iterations, tiles = tiles_of(ten);
+    double loads = launch_loads(d), tiles = tiles_of(ten);
     return loads > tiles ? 1.0 - tiles / loads : 0;
 }
 
